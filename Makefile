@@ -1,0 +1,122 @@
+# bloomlab -- `make` builds, runs the default experiments, draws the plots and
+# writes results/REPORT.md; `make test` builds and passes every test, also
+# under AddressSanitizer and UndefinedBehaviorSanitizer.  Both install what
+# is missing first (scripts/deps.sh).
+#
+# Pattern rules give caching: a result reruns only when its experiment file
+# or the binary is newer; `make -j` runs independent experiments at once.
+
+CC      := gcc
+PKGS    := libxxhash libmurmurhash inih
+WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
+# `=`, not `:=`: pkg-config runs after deps.sh has installed the packages.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
+CFLAGS  = $(WARN) -O2 -g -fopenmp -MMD -MP $(PKG_CFLAGS)
+LDLIBS  = $(PKG_LIBS) -lz -lm -ldl
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+PYTHON  := /usr/bin/python3
+SCALE   ?= quick
+THREADS ?= $(shell nproc)
+
+SRC       := $(wildcard src/*.c)
+LIB_SRC   := $(filter-out src/main.c,$(SRC))
+TEST_SRC  := $(wildcard tests/test_*.c)
+OBJ       := $(SRC:src/%.c=build/obj/%.o)
+LIB_OBJ   := $(LIB_SRC:src/%.c=build/obj/%.o)
+TEST_OBJ  := $(TEST_SRC:tests/%.c=build/obj/tests/%.o)
+ASAN_OBJ  := $(SRC:src/%.c=build/asan/%.o)
+ASAN_LIB  := $(LIB_SRC:src/%.c=build/asan/%.o)
+ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
+
+EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
+# bench is `make bench`, not part of the default run
+DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
+RESULTS     := $(DEFAULT_EXP:%=results/%.csv)
+PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(wildcard plots/*.gp))
+
+.PHONY: all deps build test unit asan-test results plots report full bench clean fuzz
+.DELETE_ON_ERROR:
+
+all: build results plots report
+
+deps:
+	@sh scripts/deps.sh
+
+build: bin/bloomlab
+
+bin/bloomlab: $(OBJ) | deps
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
+
+build/obj/%.o: src/%.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+build/obj/tests/%.o: tests/%.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -D_GNU_SOURCE -Isrc -c -o $@ $<
+
+build/asan/%.o: src/%.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O1 $(SANFLAGS) -c -o $@ $<
+
+build/asan/tests/%.o: tests/%.c | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O1 $(SANFLAGS) -D_GNU_SOURCE -Isrc -c -o $@ $<
+
+bin/tests: $(TEST_OBJ) $(LIB_OBJ) | deps
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+build/asan/bloomlab: $(ASAN_OBJ)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build/asan/tests: $(ASAN_TEST) $(ASAN_LIB)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+build/theory_ref.csv: scripts/theory_ref.py | deps
+	@mkdir -p build
+	$(PYTHON) scripts/theory_ref.py > $@.tmp && mv $@.tmp $@
+
+build/plugin_example.so: examples/plugin_hash.c
+	@mkdir -p build
+	$(CC) $(WARN) -O2 -shared -fPIC -o $@ $<
+
+TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so
+
+# The suite runs twice: optimised, then the sanitizer build (whose CLI tests
+# run the sanitizer binary too).  Criterion's -j2 uses both cores.
+test: deps $(TEST_INPUTS) build/asan/bloomlab build/asan/tests
+	./bin/tests -j2
+	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  BLOOMLAB=build/asan/bloomlab ./build/asan/tests -j2
+
+unit: deps $(TEST_INPUTS)
+	./bin/tests -j2
+
+results/%.csv: experiments/%.ini bin/bloomlab
+	./bin/bloomlab run $< -o $@ --scale $(SCALE) --threads $(THREADS)
+
+results: $(RESULTS)
+
+plots/%.png: plots/%.gp results/%.csv
+	cd plots && gnuplot $*.gp
+
+plots: $(PLOTS)
+
+results/REPORT.md: $(RESULTS) $(PLOTS) scripts/report.py
+	$(PYTHON) scripts/report.py results > $@.tmp && mv $@.tmp $@
+
+report: $(if $(wildcard scripts/report.py),results/REPORT.md)
+
+full:
+	$(MAKE) SCALE=full RESULTS_DIR=results/full all
+
+bench: bin/bloomlab
+	./bin/bloomlab run experiments/bench.ini -o results/bench.csv --threads 1
+	cd plots && gnuplot bench.gp
+
+clean:
+	rm -rf bin build
+
+-include $(OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_TEST:.o=.d)

@@ -1,0 +1,41 @@
+/* cli.c -- option parsing helpers; see cli.h. */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "numbers.h"
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "bloomlab %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+const char *cli_flag_value(int argc, char **argv, int *i, const char *cmd, const char *flag)
+{
+    const char *a = argv[*i];
+    size_t len = strlen(flag);
+    if (strncmp(a, flag, len) == 0 && a[len] == '=')
+        return a + len + 1;
+    if (*i + 1 >= argc) {
+        cli_error(cmd, "%s needs a value", flag);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+int cli_u64(const char *text, uint64_t min, uint64_t max, const char *cmd, const char *flag,
+            uint64_t *out)
+{
+    if (number_parse_u64(text, min, max, out) == 0)
+        return 0;
+    cli_error(cmd, "%s: '%s' is not a whole number from %llu to %llu", flag, text,
+              (unsigned long long)min, (unsigned long long)max);
+    return -1;
+}

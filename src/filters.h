@@ -1,0 +1,92 @@
+/* filters.h -- filter layouts: where a key's k values land in memory.
+ *
+ *   standard     one array of m bits; position i = reduce(u_i, m).
+ *   counting     the same positions over m 4-bit counters (4x the memory):
+ *                +1 on insert, -1 on delete, saturating at 15; a saturated
+ *                counter is never decremented (it may hold more than 15).
+ *   partitioned  k slices, slice i = bits [floor(i m/k), floor((i+1) m/k));
+ *                position i falls in slice i.
+ *   blocked512   m/512 blocks of one 64-byte cache line; u_0 picks the
+ *                block, u_1..u_k give k bits inside it (their top 9 bits),
+ *                after Putze, Sanders and Singler 2007.
+ *   register64   the same with 64-bit blocks: the course page's one-word
+ *                filter, repeated m/64 times.
+ *   splitblock   Apache Parquet's split block filter: m/256 blocks of eight
+ *                32-bit words; with h = u_0, block = ((h >> 32) * blocks) >> 32
+ *                and word i gets bit (uint32(h) * SALT[i]) >> 27: k = 8.
+ *
+ * reduce(u, r) = floor(u r / 2^64); see schemes.h.  The blocked layouts take
+ * m rounded up to whole blocks (layout_fit_m); the row reports the m used.
+ *
+ * Insert and query work on batches of keys: the first pass hashes every key
+ * of the batch and prefetches its first cache line, the second probes, so
+ * that the memory latency of one key hides behind the hashing of the next.
+ * filter_ops_for() picks the loop stamped for one (layout, scheme) pair, so
+ * the hot loop pays for neither choice.
+ */
+#ifndef BLOOMLAB_FILTERS_H
+#define BLOOMLAB_FILTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keys.h"
+#include "schemes.h"
+
+typedef enum {
+    LAYOUT_STANDARD,
+    LAYOUT_COUNTING,
+    LAYOUT_PARTITIONED,
+    LAYOUT_BLOCKED512,
+    LAYOUT_REGISTER64,
+    LAYOUT_SPLITBLOCK,
+    LAYOUT_COUNT
+} layout_kind;
+
+#define COUNTER_MAX 15u
+#define FILTER_K_MAX 64u
+
+typedef struct {
+    layout_kind layout;
+    uint64_t m;            /* bits, or counters for counting */
+    unsigned k;
+    uint64_t *words;       /* 64-byte aligned */
+    uint64_t word_count;
+    uint64_t blocks;       /* blocked layouts: m / block bits */
+    uint64_t slice_start[FILTER_K_MAX + 1]; /* partitioned */
+    uint64_t saturations;  /* counting: increments lost at 15 */
+    uint64_t bad_deletes;  /* counting: deletes that found a zero counter */
+} filter;
+
+const char *layout_name(layout_kind layout);
+int layout_from_name(const char *name, layout_kind *out); /* 0 or -1 */
+unsigned layout_block_bits(layout_kind layout);            /* 1 for unblocked */
+uint64_t layout_fit_m(layout_kind layout, uint64_t m);     /* m rounded up to whole blocks */
+uint64_t layout_bytes(layout_kind layout, uint64_t m);
+/* 0 when (layout, scheme, m, k) can be built, else -1 with a reason. */
+int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, char *err,
+                 size_t err_size);
+
+int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
+void filter_clear(filter *f);
+void filter_free(filter *f);
+uint64_t filter_bits_set(const filter *f); /* bits set, or counters above zero */
+
+typedef struct {
+    void (*insert)(filter *f, const scheme_ctx *ctx, const key_batch *keys);
+    /* answer[i] = 1 for "probably present" (answer may be NULL); returns the count of 1s */
+    size_t (*query)(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
+                    unsigned char *answer);
+    /* Clear (plain layouts) or decrement (counting) the key's positions. */
+    void (*remove)(filter *f, const scheme_ctx *ctx, const key_batch *keys);
+} filter_ops;
+
+filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme);
+
+/* One key at a time, no batching: the reference the batched loops are tested against. */
+void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,
+                       size_t len, uint64_t id);
+int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,
+                     size_t len, uint64_t id);
+
+#endif

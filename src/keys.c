@@ -1,0 +1,342 @@
+/* keys.c -- key sets; see keys.h for what each one is and why the present
+ * and absent sides can never meet. */
+#include "keys.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcg.h"
+
+#define DEFAULT_WORDS "/usr/share/dict/words"
+
+const char *const COURSE_PRESENT[20] = {
+    "filter", "sample", "window", "phase", "gain",  "delay",  "noise", "pulse",  "chirp", "tone",
+    "echo",   "carrier", "band",  "notch", "ripple", "decay", "spike", "drift", "bias",  "clock"};
+const char *const COURSE_ABSENT[20] = {
+    "apple", "river", "stone", "cloud", "tiger", "piano", "lemon", "bread", "chair", "glass",
+    "plant", "rope",  "sand",  "wheel", "coin",  "hill",  "mask",  "nest",  "ink",   "fog"};
+
+typedef enum { KS_RANDOM64, KS_SEQ64, KS_URLS, KS_WORDS, KS_COURSE } keyset_kind;
+
+struct keyset {
+    keyset_kind kind;
+    char spec[512];
+    char *text;            /* words: the file's bytes, lines NUL-terminated */
+    const char **words;    /* words: distinct, sorted */
+    uint32_t *word_len;
+    uint64_t word_count;
+};
+
+static int compare_strings(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static char *read_file(const char *path, size_t *size, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        snprintf(err, err_size, "keys 'words:%s': cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 20, used = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf != NULL && (got = fread(buf + used, 1, cap - used, f)) > 0) {
+        used += got;
+        if (used == cap) {
+            char *bigger = realloc(buf, 2 * cap + 1);
+            if (bigger == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = bigger;
+            cap *= 2;
+        }
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (buf == NULL || failed) {
+        free(buf);
+        snprintf(err, err_size, "keys 'words:%s': cannot read the file", path);
+        return NULL;
+    }
+    buf[used] = '\0';
+    *size = used;
+    return buf;
+}
+
+static int load_words(keyset *ks, const char *path, char *err, size_t err_size)
+{
+    size_t size;
+    ks->text = read_file(path, &size, err, err_size);
+    if (ks->text == NULL)
+        return -1;
+    if (memchr(ks->text, '\0', size) != NULL) {
+        snprintf(err, err_size, "keys 'words:%s': not a text file (it has NUL bytes)", path);
+        return -1;
+    }
+    uint64_t lines = 1;
+    for (size_t i = 0; i < size; i++)
+        lines += ks->text[i] == '\n';
+    ks->words = malloc(lines * sizeof *ks->words);
+    ks->word_len = malloc(lines * sizeof *ks->word_len);
+    if (ks->words == NULL || ks->word_len == NULL) {
+        snprintf(err, err_size, "keys 'words:%s': out of memory", path);
+        return -1;
+    }
+    uint64_t count = 0, line = 0;
+    for (char *p = ks->text; *p != '\0' || p == ks->text;) {
+        line++;
+        char *end = strchr(p, '\n');
+        char *next = end ? end + 1 : p + strlen(p);
+        if (end == NULL)
+            end = p + strlen(p);
+        if (end > p && end[-1] == '\r')
+            end--;
+        *end = '\0';
+        size_t len = (size_t)(end - p);
+        if (len >= KEY_MAX) {
+            snprintf(err, err_size, "keys 'words:%s': line %llu is longer than %d bytes", path,
+                     (unsigned long long)line, KEY_MAX - 1);
+            return -1;
+        }
+        if (len > 0)
+            ks->words[count++] = p;
+        if (*next == '\0')
+            break;
+        p = next;
+    }
+    qsort(ks->words, count, sizeof *ks->words, compare_strings);
+    uint64_t distinct = 0;
+    for (uint64_t i = 0; i < count; i++)
+        if (distinct == 0 || strcmp(ks->words[distinct - 1], ks->words[i]) != 0)
+            ks->words[distinct++] = ks->words[i];
+    for (uint64_t i = 0; i < distinct; i++)
+        ks->word_len[i] = (uint32_t)strlen(ks->words[i]);
+    ks->word_count = distinct;
+    if (distinct < 2) {
+        snprintf(err, err_size, "keys 'words:%s': needs at least 2 distinct words, has %llu", path,
+                 (unsigned long long)distinct);
+        return -1;
+    }
+    return 0;
+}
+
+keyset *keyset_open(const char *spec, char *err, size_t err_size)
+{
+    keyset *ks = calloc(1, sizeof *ks);
+    if (ks == NULL) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    snprintf(ks->spec, sizeof ks->spec, "%s", spec);
+    if (strcmp(spec, "random64") == 0)
+        ks->kind = KS_RANDOM64;
+    else if (strcmp(spec, "seq64") == 0)
+        ks->kind = KS_SEQ64;
+    else if (strcmp(spec, "urls") == 0)
+        ks->kind = KS_URLS;
+    else if (strcmp(spec, "course") == 0)
+        ks->kind = KS_COURSE;
+    else if (strcmp(spec, "words") == 0 || strncmp(spec, "words:", 6) == 0) {
+        ks->kind = KS_WORDS;
+        const char *path = spec[5] == ':' ? spec + 6 : DEFAULT_WORDS;
+        if (*path == '\0') {
+            snprintf(err, err_size, "keys '%s': words:FILE needs a file name", spec);
+            keyset_close(ks);
+            return NULL;
+        }
+        if (load_words(ks, path, err, err_size) != 0) {
+            keyset_close(ks);
+            return NULL;
+        }
+    } else {
+        snprintf(err, err_size,
+                 "unknown keys '%s' (random64, seq64, urls, words, words:FILE, course)", spec);
+        keyset_close(ks);
+        return NULL;
+    }
+    return ks;
+}
+
+void keyset_close(keyset *ks)
+{
+    if (ks == NULL)
+        return;
+    free(ks->text);
+    free(ks->words);
+    free(ks->word_len);
+    free(ks);
+}
+
+const char *keyset_spec(const keyset *ks) { return ks->spec; }
+
+uint64_t keyset_size(const keyset *ks)
+{
+    switch (ks->kind) {
+    case KS_WORDS:
+        return ks->word_count;
+    case KS_COURSE:
+        return 40;
+    default:
+        return UINT64_MAX;
+    }
+}
+
+int keyset_check(const keyset *ks, uint64_t n, uint64_t queries, char *err, size_t err_size)
+{
+    if (ks->kind == KS_COURSE && (n > 20 || queries > 20)) {
+        snprintf(err, err_size, "keys 'course' has 20 present and 20 absent words: n = %llu, queries = %llu",
+                 (unsigned long long)n, (unsigned long long)queries);
+        return -1;
+    }
+    if (ks->kind == KS_WORDS && (n > ks->word_count || queries > ks->word_count - n)) {
+        snprintf(err, err_size, "keys '%s' has %llu words: n = %llu plus queries = %llu do not fit",
+                 ks->spec, (unsigned long long)ks->word_count, (unsigned long long)n,
+                 (unsigned long long)queries);
+        return -1;
+    }
+    if (ks->kind == KS_SEQ64 && (n > (1ULL << 63) || queries > (1ULL << 63))) {
+        snprintf(err, err_size, "keys 'seq64': n and queries must be at most 2^63");
+        return -1;
+    }
+    return 0;
+}
+
+/* A seeded permutation of [0, domain) by cycle-walking a 4-round Feistel
+ * network on the smallest even number of bits that covers the domain. */
+static uint64_t permute_index(uint64_t x, uint64_t domain, uint64_t key)
+{
+    unsigned half = 1;
+    while (half < 32 && (1ULL << (2 * half)) < domain)
+        half++;
+    uint64_t mask = (1ULL << half) - 1;
+    do {
+        uint64_t left = x >> half, right = x & mask;
+        for (uint64_t round = 0; round < 4; round++) {
+            uint64_t f = mix64(right ^ seed_derive(key, round)) & mask;
+            uint64_t next = left ^ f;
+            left = right;
+            right = next;
+        }
+        x = (left << half) | right;
+    } while (x >= domain);
+    return x;
+}
+
+static void put_le64(unsigned char *out, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        out[i] = (unsigned char)(v >> (8 * i));
+}
+
+static const char *const URL_HOSTS[] = {
+    "www.wikipedia.org", "news.example.com", "www.github.com",    "shop.example.net",
+    "blog.example.org",  "www.reddit.com",   "docs.python.org",   "www.bbc.co.uk",
+    "forum.example.de",  "www.nytimes.com",  "maps.example.com",  "cdn.example.net",
+    "www.amazon.com",    "m.example.org",    "api.example.io",    "www.youtube.com"};
+static const char *const URL_SYLLABLES[] = {"ka", "lo", "mi", "ne", "ru", "sa", "te", "vo",
+                                            "bri", "dan", "fel", "gor", "hal", "jun", "kor", "lin"};
+static const char *const URL_TLDS[] = {".com", ".org", ".net", ".de", ".io", ".co.uk", ".fr", ".info"};
+static const char *const URL_SEGMENTS[] = {
+    "news",  "article", "2023",   "2024",   "product", "category", "blog",  "wiki",
+    "user",  "tags",    "search", "images", "video",   "docs",     "en",    "static",
+    "world", "sport",   "tech",   "items",  "page",    "archive",  "help",  "forum",
+    "topic", "post",    "review", "story",  "detail",  "catalog",  "media", "events"};
+static const char *const URL_SUFFIXES[] = {".html", "", "/", ".php"};
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+static size_t append(unsigned char *out, size_t at, const char *s)
+{
+    size_t len = strlen(s);
+    memcpy(out + at, s, len);
+    return at + len;
+}
+
+/* A URL for index x.  `token` (a bijection of x) ends the URL, between the
+ * last '-' and a non-alphanumeric suffix, so distinct x give distinct URLs. */
+static size_t make_url(uint64_t token, unsigned char *out)
+{
+    uint64_t bits = mix64(token ^ 0x5bd1e9955bd1e995ULL);
+    size_t at = append(out, 0, (bits & 3) ? "https://" : "http://");
+    bits >>= 2;
+    if ((bits & 3) != 0) { /* three in four: a popular host, the first ones likelier */
+        bits >>= 2;
+        unsigned a = bits & 15, b = (bits >> 4) & 15;
+        at = append(out, at, URL_HOSTS[a < b ? a : b]);
+        bits >>= 8;
+    } else {
+        bits >>= 2;
+        at = append(out, at, "www.");
+        unsigned syllables = 2 + (bits & 3);
+        bits >>= 2;
+        for (unsigned i = 0; i < syllables; i++, bits >>= 4)
+            at = append(out, at, URL_SYLLABLES[bits & 15]);
+        at = append(out, at, URL_TLDS[bits & 7]);
+        bits >>= 3;
+    }
+    uint64_t more = mix64(bits ^ token);
+    unsigned segments = 1 + (more % 3);
+    more /= 3;
+    for (unsigned i = 0; i < segments; i++, more >>= 5) {
+        out[at++] = '/';
+        at = append(out, at, URL_SEGMENTS[more & 31]);
+    }
+    out[at++] = '/';
+    at = append(out, at, URL_SEGMENTS[more & 31]);
+    out[at++] = '-';
+    char digits[14];
+    for (int i = 12; i >= 0; i--, token /= 36)
+        digits[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[token % 36];
+    digits[13] = '\0';
+    at = append(out, at, digits);
+    return append(out, at, URL_SUFFIXES[(more >> 5) & 3]);
+}
+
+void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side side,
+                 uint64_t first, size_t count, key_batch *out)
+{
+    uint64_t offset = mix64(trial_seed);
+    out->count = count;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t index = first + i;
+        uint64_t id = 2 * index + (uint64_t)side;
+        out->id[i] = id;
+        switch (ks->kind) {
+        case KS_RANDOM64:
+            put_le64(out->store[i], mix64(id + offset));
+            out->ptr[i] = out->store[i];
+            out->len[i] = 8;
+            break;
+        case KS_SEQ64:
+            put_le64(out->store[i], side == KEY_PRESENT ? index : (1ULL << 63) + index);
+            out->ptr[i] = out->store[i];
+            out->len[i] = 8;
+            break;
+        case KS_URLS:
+            out->len[i] = (uint32_t)make_url(mix64(id + offset), out->store[i]);
+            out->ptr[i] = out->store[i];
+            break;
+        case KS_COURSE: {
+            const char *w = side == KEY_PRESENT ? COURSE_PRESENT[index] : COURSE_ABSENT[index];
+            out->ptr[i] = (const unsigned char *)w;
+            out->len[i] = (uint32_t)strlen(w);
+            break;
+        }
+        case KS_WORDS: {
+            /* Absent words follow the n present ones in the permuted order. */
+            uint64_t place = side == KEY_PRESENT ? index : n + index;
+            uint64_t w = permute_index(place, ks->word_count, trial_seed);
+            out->ptr[i] = (const unsigned char *)ks->words[w];
+            out->len[i] = ks->word_len[w];
+            out->id[i] = w;
+            break;
+        }
+        }
+    }
+}

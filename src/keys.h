@@ -1,0 +1,68 @@
+/* keys.h -- key sets: the items a filter holds and the items it is asked about.
+ *
+ * A key set gives, for a trial seed, the index-th PRESENT key (inserted) and
+ * the index-th ABSENT key (only ever queried).  The two sides are disjoint by
+ * construction, never by luck:
+ *
+ *   random64  8 bytes, present i -> B(2i), absent j -> B(2j+1), where
+ *             B(x) = mix64(x + mix64(seed)) is a bijection of 64-bit words:
+ *             distinct keys at any n, fresh for each trial.
+ *   seq64     8 little-endian bytes: present 0, 1, 2, ...; absent 2^63 + j.
+ *             The same keys in every trial (only the hash seed changes).
+ *   urls      synthetic crawler URLs, from a bijection of the same indexes:
+ *             a few popular hosts and many rare ones, shared path prefixes,
+ *             lengths from about 30 to 120 bytes; each URL ends in a token
+ *             that encodes its index, so no two are equal.
+ *   words     one word per line of a file (`words` alone is
+ *             /usr/share/dict/words), duplicates dropped; each trial takes a
+ *             seeded permutation of the list: present = its first n words,
+ *             absent = the words after them.
+ *   course    the course page's 20 present and 20 absent words, in order.
+ *
+ * Every key also has an identity (2i present, 2j+1 absent), which is what
+ * the ideal scheme is keyed by.
+ */
+#ifndef BLOOMLAB_KEYS_H
+#define BLOOMLAB_KEYS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define KEY_BATCH 32
+#define KEY_MAX 192
+
+typedef struct keyset keyset;
+
+typedef struct {
+    size_t count;
+    const unsigned char *ptr[KEY_BATCH];
+    uint32_t len[KEY_BATCH];
+    uint64_t id[KEY_BATCH];
+    unsigned char store[KEY_BATCH][KEY_MAX];
+} key_batch;
+
+typedef enum { KEY_PRESENT = 0, KEY_ABSENT = 1 } key_side;
+
+/* Open a key set by spec: random64, seq64, urls, words, words:FILE, course.
+ * Returns NULL with a one-line reason in err. */
+keyset *keyset_open(const char *spec, char *err, size_t err_size);
+void keyset_close(keyset *ks);
+const char *keyset_spec(const keyset *ks);
+
+/* How many distinct keys exist in all (UINT64_MAX for generated sets).  A
+ * cell needs n present and `queries` absent keys: n + queries <= size for
+ * words, n <= 20 and queries <= 20 for course. */
+uint64_t keyset_size(const keyset *ks);
+/* 0 when a cell's n and queries fit, else -1 with a reason. */
+int keyset_check(const keyset *ks, uint64_t n, uint64_t queries, char *err, size_t err_size);
+
+/* Fill a batch with keys first .. first+count-1 of one side (count <=
+ * KEY_BATCH) of a trial that inserts n keys. */
+void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side side,
+                 uint64_t first, size_t count, key_batch *out);
+
+/* The course page's words. */
+extern const char *const COURSE_PRESENT[20];
+extern const char *const COURSE_ABSENT[20];
+
+#endif

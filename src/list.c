@@ -1,0 +1,35 @@
+/* list.c -- `bloomlab list`: every name an experiment may use. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "filters.h"
+#include "hashes.h"
+#include "schemes.h"
+
+int cmd_list(int argc, char **argv)
+{
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        puts("usage: bloomlab list\n\nPrints the hashes (with their output width), index schemes,\n"
+             "filter layouts and key sets an experiment may name.");
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "bloomlab list: unexpected argument '%s'\n", argv[1]);
+        return 2;
+    }
+    puts("hashes (name, output bits):");
+    for (size_t i = 0; i < hash_registry_count(); i++) {
+        const hasher *h = hash_registry_at(i);
+        printf("  %-12s %3u  %s\n", h->name, h->bits, h->about);
+    }
+    puts("  plugin:PATH.so:SYMBOL  64  your own uint64_t SYMBOL(const void *, size_t, uint64_t)");
+    puts("schemes:");
+    for (int i = 0; i < SCHEME_COUNT; i++)
+        printf("  %s\n", scheme_name((scheme_kind)i));
+    puts("filters:");
+    for (int i = 0; i < LAYOUT_COUNT; i++)
+        printf("  %s\n", layout_name((layout_kind)i));
+    puts("keys:\n  random64\n  seq64\n  urls\n  words (/usr/share/dict/words)\n  words:FILE\n  course");
+    return 0;
+}

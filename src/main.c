@@ -1,0 +1,47 @@
+/* main.c -- bloomlab's entry point: find the subcommand and hand over. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "demo.h"
+#include "version.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command COMMANDS[] = {
+    {"demo", cmd_demo, "the course page's 64-bit filter, bit for bit"},
+    {"list", cmd_list, "hashes, schemes, filters and key sets"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: bloomlab COMMAND [OPTIONS]   (bloomlab COMMAND --help for each)\n\n"
+                 "bloomlab measures Bloom filters against their theory.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        fprintf(out, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("bloomlab %s\n", BLOOMLAB_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
+        if (strcmp(argv[1], COMMANDS[i].name) == 0)
+            return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "bloomlab: unknown command '%s' (bloomlab --help lists them)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,20 @@
+/* schemes.c -- scheme names; the schemes themselves are static inline in schemes.h. */
+#include "schemes.h"
+
+#include <string.h>
+
+static const char *const SCHEME_NAMES[SCHEME_COUNT] = {"independent", "double", "enhanced", "course",
+                                                       "ideal"};
+
+const char *scheme_name(scheme_kind scheme) { return SCHEME_NAMES[scheme]; }
+
+int scheme_from_name(const char *name, scheme_kind *out)
+{
+    for (int i = 0; i < SCHEME_COUNT; i++) {
+        if (strcmp(name, SCHEME_NAMES[i]) == 0) {
+            *out = (scheme_kind)i;
+            return 0;
+        }
+    }
+    return -1;
+}

@@ -1,0 +1,4 @@
+#ifndef BLOOMLAB_VERSION_H
+#define BLOOMLAB_VERSION_H
+#define BLOOMLAB_VERSION "0.1.0"
+#endif

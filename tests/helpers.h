@@ -1,0 +1,94 @@
+/* helpers.h -- what several test files share: running the CLI, reading files. */
+#ifndef BLOOMLAB_TEST_HELPERS_H
+#define BLOOMLAB_TEST_HELPERS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define VECTORS_DIR "../shared/vectors/"
+
+/* The binary under test: $BLOOMLAB (the sanitizer build sets it) or bin/bloomlab. */
+static inline const char *bloomlab_path(void)
+{
+    const char *p = getenv("BLOOMLAB");
+    return p && *p ? p : "bin/bloomlab";
+}
+
+static inline char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t got;
+    while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += got;
+        if (cap - len - 1 == 0)
+            buf = realloc(buf, cap *= 2);
+    }
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
+typedef struct {
+    int status; /* exit status, or 128 + signal */
+    char *out;
+    char *err;
+} cli_result;
+
+/* Run `bloomlab ARGS` through the shell (ARGS may redirect, set env ...). */
+static inline cli_result run_cli(const char *args)
+{
+    char out_path[] = "/tmp/bloomlab-test-out-XXXXXX";
+    char err_path[] = "/tmp/bloomlab-test-err-XXXXXX";
+    int fo = mkstemp(out_path), fe = mkstemp(err_path);
+    close(fo);
+    close(fe);
+    size_t len = strlen(args) + strlen(bloomlab_path()) + 2 * sizeof out_path + 32;
+    char *cmd = malloc(len);
+    snprintf(cmd, len, "%s %s >%s 2>%s </dev/null", bloomlab_path(), args, out_path, err_path);
+    int raw = system(cmd);
+    free(cmd);
+    cli_result r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    r.out = slurp(out_path);
+    r.err = slurp(err_path);
+    unlink(out_path);
+    unlink(err_path);
+    return r;
+}
+
+static inline void cli_free(cli_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static inline int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static inline int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* A fresh empty directory under /tmp; the caller removes it. */
+static inline char *temp_dir(void)
+{
+    char *d = strdup("/tmp/bloomlab-test-dir-XXXXXX");
+    return mkdtemp(d);
+}
+
+#endif
