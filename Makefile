@@ -12,7 +12,8 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
 # `=`, not `:=`: pkg-config runs after deps.sh has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
-CFLAGS  = $(WARN) -O2 -g -fopenmp -MMD -MP $(PKG_CFLAGS)
+GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+CFLAGS  = $(WARN) -O2 -g -fopenmp -MMD -MP $(PKG_CFLAGS) -DBLOOMLAB_GIT='"$(GIT_REV)"'
 LDLIBS  = $(PKG_LIBS) -lz -lm -ldl
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 PYTHON  := /usr/bin/python3

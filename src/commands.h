@@ -5,5 +5,9 @@
 #define BLOOMLAB_COMMANDS_H
 
 int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_theory(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 #endif

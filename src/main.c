@@ -13,6 +13,10 @@ typedef struct {
 } command;
 
 static const command COMMANDS[] = {
+    {"run", cmd_run, "run an experiment file into results/NAME.csv"},
+    {"sweep", cmd_sweep, "the same from flags, CSV to stdout"},
+    {"theory", cmd_theory, "the formulas over a grid, as CSV"},
+    {"merge", cmd_merge, "join the CSVs of shards"},
     {"demo", cmd_demo, "the course page's 64-bit filter, bit for bit"},
     {"list", cmd_list, "hashes, schemes, filters and key sets"},
 };

@@ -1,0 +1,626 @@
+/* experiment.c -- experiment files and sweep flags into a grid of cells.
+ *
+ * Reading happens in two steps.  First every (section, key, value, line) is
+ * collected into specs: one spec of defaults from [experiment], one per grid
+ * section.  Then each grid is expanded: its value lists are parsed, their
+ * product is enumerated, and every cell is checked (names exist, numbers are
+ * in range, the layout can be built, the key set is large enough).  The
+ * first problem stops the load with FILE:LINE and nothing has run.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "experiment.h"
+
+#include <ctype.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numbers.h"
+#include "theory.h"
+
+enum {
+    G_FILTER,
+    G_HASH,
+    G_SCHEME,
+    G_KEYS,
+    G_M,
+    G_BITS_PER_ITEM,
+    G_N,
+    G_K,
+    G_TRIALS,
+    G_QUERIES,
+    G_MEASURE,
+    G_DELETES,
+    G_COUNT
+};
+
+static const char *const GRID_KEYS[G_COUNT] = {"filter", "hash",   "scheme",  "keys",    "m",       "bits_per_item",
+                                               "n",      "k",      "trials",  "queries", "measure", "deletes"};
+static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "double", "random64", NULL, NULL,
+                                                   NULL,       "opt",     "10",     "100000",   "fpr", "0"};
+
+#define VALUE_MAX 4096
+#define MAX_GRIDS 64
+#define LIMIT_K 64
+#define LIMIT_COUNT 1e12     /* n, queries, deletes */
+#define LIMIT_TRIALS 1e9
+#define LIMIT_M 1e15         /* far above any RAM: the memory check refuses first */
+#define LIMIT_CELLS 1000000
+
+typedef struct {
+    char value[G_COUNT][VALUE_MAX];
+    char where[G_COUNT][WHERE_MAX];
+    int set[G_COUNT];
+    int scaled[G_COUNT]; /* set by KEY.SCALE: wins over KEY */
+    char where_section[WHERE_MAX];
+} grid_spec;
+
+typedef struct {
+    const char *path;
+    const char *scale;
+    int line;
+    FILE *file;
+    grid_spec defaults;
+    grid_spec *grids;
+    size_t grid_count;
+    int in_experiment;
+    char current_section[128];
+    char name[128];
+    char seed[VALUE_MAX];
+    char seed_where[WHERE_MAX];
+    char *err;
+    size_t err_size;
+    int failed;
+} parse_state;
+
+int experiment_is_grid_key(const char *key)
+{
+    for (int i = 0; i < G_COUNT; i++)
+        if (strcmp(key, GRID_KEYS[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int grid_key_index(const char *key)
+{
+    for (int i = 0; i < G_COUNT; i++)
+        if (strcmp(key, GRID_KEYS[i]) == 0)
+            return i;
+    return -1;
+}
+
+static char *line_reader(char *str, int num, void *stream)
+{
+    parse_state *st = stream;
+    char *r = fgets(str, num, st->file);
+    if (r != NULL)
+        st->line++;
+    return r;
+}
+
+static int parse_fail(parse_state *st, const char *fmt, const char *a, const char *b)
+{
+    if (!st->failed) {
+        char msg[600];
+        snprintf(msg, sizeof msg, fmt, a, b);
+        snprintf(st->err, st->err_size, "%s:%d: %s", st->path, st->line, msg);
+    }
+    st->failed = 1;
+    return 0;
+}
+
+/* Store KEY (or KEY.SCALE) = VALUE into a spec. */
+static int spec_put(parse_state *st, grid_spec *spec, const char *key, const char *value)
+{
+    char base[64];
+    const char *dot = strchr(key, '.');
+    int scaled = 0;
+    if (dot != NULL) {
+        const char *suffix = dot + 1;
+        if (strcmp(suffix, "quick") != 0 && strcmp(suffix, "full") != 0)
+            return parse_fail(st, "unknown scale in key '%s' (use KEY.quick or KEY.full)%s", key, "");
+        if (strcmp(suffix, st->scale) != 0)
+            return 1; /* another scale's value: ignored */
+        scaled = 1;
+        snprintf(base, sizeof base, "%.*s", (int)(dot - key), key);
+    } else {
+        snprintf(base, sizeof base, "%s", key);
+    }
+    int g = grid_key_index(base);
+    if (g < 0)
+        return parse_fail(st, "unknown key '%s' (keys: filter, hash, scheme, keys, m, bits_per_item, n, k, trials, queries, measure, deletes%s)",
+                          key, st->in_experiment ? "; and name, seed, description in [experiment]" : "");
+    if (strlen(value) >= VALUE_MAX)
+        return parse_fail(st, "the value of '%s' is longer than %s characters", key, "4095");
+    if (spec->set[g] && spec->scaled[g] == scaled)
+        return parse_fail(st, "'%s' is given twice in this section%s", key, "");
+    if (spec->set[g] && spec->scaled[g] && !scaled)
+        return 1; /* KEY.SCALE already won */
+    snprintf(spec->value[g], VALUE_MAX, "%s", value);
+    snprintf(spec->where[g], WHERE_MAX, "%s:%d", st->path, st->line);
+    spec->set[g] = 1;
+    spec->scaled[g] = scaled;
+    return 1;
+}
+
+static int on_ini_entry(void *user, const char *section, const char *key, const char *value)
+{
+    parse_state *st = user;
+    if (st->failed)
+        return 0;
+    if (key == NULL) /* a section line with no keys yet: inih does not call for it */
+        return 1;
+    if (strcmp(section, st->current_section) != 0 || (st->grid_count == 0 && !st->in_experiment)) {
+        snprintf(st->current_section, sizeof st->current_section, "%s", section);
+        st->in_experiment = strcmp(section, "experiment") == 0 || section[0] == '\0';
+        if (!st->in_experiment) {
+            if (st->grid_count == MAX_GRIDS)
+                return parse_fail(st, "more than %s grid sections%s", "64", "");
+            grid_spec *g = &st->grids[st->grid_count++];
+            memset(g, 0, sizeof *g);
+            snprintf(g->where_section, WHERE_MAX, "%s:%d", st->path, st->line);
+        }
+    }
+    if (st->in_experiment) {
+        if (strcmp(key, "name") == 0) {
+            snprintf(st->name, sizeof st->name, "%s", value);
+            return 1;
+        }
+        if (strcmp(key, "description") == 0 || strcmp(key, "title") == 0)
+            return 1;
+        if (strcmp(key, "seed") == 0) {
+            snprintf(st->seed, sizeof st->seed, "%s", value);
+            snprintf(st->seed_where, sizeof st->seed_where, "%s:%d", st->path, st->line);
+            return 1;
+        }
+        return spec_put(st, &st->defaults, key, value);
+    }
+    return spec_put(st, &st->grids[st->grid_count - 1], key, value);
+}
+
+/* ---- expansion ---------------------------------------------------------- */
+
+typedef struct {
+    experiment *e;
+    char *err;
+    size_t err_size;
+    size_t cap;
+} builder;
+
+static int build_fail(builder *b, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int build_fail(builder *b, const char *where, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(b->err, b->err_size, "%s: %s", where, msg);
+    return -1;
+}
+
+/* Split a list of names on commas, trimming blanks; returns the count. */
+static size_t split_names(char *text, char **out, size_t max)
+{
+    size_t n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(text, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save)) {
+        while (isspace((unsigned char)*tok))
+            tok++;
+        char *end = tok + strlen(tok);
+        while (end > tok && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        out[n++] = tok;
+    }
+    return n;
+}
+
+#define NAMES_MAX 64
+
+typedef struct {
+    const char *value;
+    const char *where;
+} resolved;
+
+static resolved spec_get(const grid_spec *grid, const grid_spec *defaults, int g)
+{
+    if (grid->set[g])
+        return (resolved){grid->value[g], grid->where[g]};
+    if (defaults->set[g])
+        return (resolved){defaults->value[g], defaults->where[g]};
+    return (resolved){GRID_DEFAULTS[g], NULL};
+}
+
+static size_t find_or_add_hash(builder *b, const char *name, const char *where, int *fail)
+{
+    experiment *e = b->e;
+    for (size_t i = 0; i < e->hash_count; i++)
+        if (strcmp(e->hashes[i].name, name) == 0)
+            return i;
+    hasher h;
+    char why[700];
+    if (hasher_resolve(name, &h, why, sizeof why) != 0) {
+        *fail = build_fail(b, where, "%s", why);
+        return 0;
+    }
+    hasher *grown = realloc(e->hashes, (e->hash_count + 1) * sizeof *grown);
+    if (grown == NULL) {
+        *fail = build_fail(b, where, "out of memory");
+        return 0;
+    }
+    e->hashes = grown;
+    e->hashes[e->hash_count] = h;
+    return e->hash_count++;
+}
+
+static size_t find_or_add_keys(builder *b, const char *spec, const char *where, int *fail)
+{
+    experiment *e = b->e;
+    for (size_t i = 0; i < e->keyset_count; i++)
+        if (strcmp(keyset_spec(e->keysets[i]), spec) == 0)
+            return i;
+    char why[700];
+    keyset *ks = keyset_open(spec, why, sizeof why);
+    if (ks == NULL) {
+        *fail = build_fail(b, where, "%s", why);
+        return 0;
+    }
+    keyset **grown = realloc(e->keysets, (e->keyset_count + 1) * sizeof *grown);
+    if (grown == NULL) {
+        keyset_close(ks);
+        *fail = build_fail(b, where, "out of memory");
+        return 0;
+    }
+    e->keysets = grown;
+    e->keysets[e->keyset_count] = ks;
+    return e->keyset_count++;
+}
+
+/* A numeric list with range checks: "KEY = VALUE is ..." on failure. */
+static int numbers_of(builder *b, resolved r, const char *key, int integral, double min, double max,
+                      number_list *out)
+{
+    char why[400];
+    if (number_list_parse(r.value, integral, out, why, sizeof why) != 0)
+        return build_fail(b, r.where ? r.where : "default", "%s = %s: %s", key, r.value, why);
+    for (size_t i = 0; i < out->count; i++) {
+        double v = out->values[i];
+        if (!(v >= min && v <= max)) {
+            number_list_free(out);
+            return build_fail(b, r.where, "%s = %g is outside %g..%g", key, v, min, max);
+        }
+    }
+    return 0;
+}
+
+/* k values: numbers 1..64, or "opt" (stored as 0). */
+static int k_values(builder *b, resolved r, number_list *out)
+{
+    char text[VALUE_MAX];
+    snprintf(text, sizeof text, "%s", r.value);
+    char *items[NAMES_MAX];
+    size_t n = split_names(text, items, NAMES_MAX);
+    out->values = NULL;
+    out->count = 0;
+    for (size_t i = 0; i < n; i++) {
+        number_list part;
+        if (strcmp(items[i], "opt") == 0) {
+            part.values = malloc(sizeof(double));
+            part.values[0] = 0;
+            part.count = 1;
+        } else if (numbers_of(b, (resolved){items[i], r.where}, "k", 1, 1, LIMIT_K, &part) != 0) {
+            number_list_free(out);
+            return -1;
+        }
+        double *grown = realloc(out->values, (out->count + part.count) * sizeof *grown);
+        memcpy(grown + out->count, part.values, part.count * sizeof *grown);
+        out->values = grown;
+        out->count += part.count;
+        number_list_free(&part);
+    }
+    if (out->count == 0)
+        return build_fail(b, r.where, "k is empty");
+    return 0;
+}
+
+static int push_cell(builder *b, const cell *c)
+{
+    experiment *e = b->e;
+    if (e->count == LIMIT_CELLS)
+        return build_fail(b, c->where, "the grid has more than %d cells", LIMIT_CELLS);
+    if (e->count == b->cap) {
+        size_t bigger = b->cap ? 2 * b->cap : 64;
+        cell *grown = realloc(e->cells, bigger * sizeof *grown);
+        if (grown == NULL)
+            return build_fail(b, c->where, "out of memory");
+        e->cells = grown;
+        b->cap = bigger;
+    }
+    e->cells[e->count++] = *c;
+    return 0;
+}
+
+/* Check one cell completely; fill its m and k from the grid values. */
+static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, unsigned k_given,
+                       const resolved *r)
+{
+    const char *wm = r[by_bits ? G_BITS_PER_ITEM : G_M].where;
+    if (by_bits) {
+        if (c->n == 0)
+            return build_fail(b, wm, "bits_per_item needs n >= 1 (use m with n = 0)");
+        double m = round(bits_per_item * (double)c->n);
+        if (m < 1)
+            m = 1;
+        if (m > LIMIT_M)
+            return build_fail(b, wm, "bits_per_item = %g at n = %llu gives m = %.3g bits, beyond %.0e",
+                              bits_per_item, (unsigned long long)c->n, m, LIMIT_M);
+        c->m = (uint64_t)m;
+    }
+    c->m = layout_fit_m(c->layout, c->m);
+    c->k = k_given ? k_given : (c->layout == LAYOUT_SPLITBLOCK ? 8u : theory_k_opt_int(c->m, c->n));
+    snprintf(c->where, sizeof c->where, "%s", wm ? wm : "default");
+    char why[400];
+    if (layout_check(c->layout, c->scheme, c->m, c->k, why, sizeof why) != 0)
+        return build_fail(b, r[G_FILTER].where ? r[G_FILTER].where : wm, "%s", why);
+    if (keyset_check(b->e->keysets[c->keys], c->n, c->queries, why, sizeof why) != 0)
+        return build_fail(b, r[G_KEYS].where ? r[G_KEYS].where : wm, "%s", why);
+    if (c->deletes > c->n)
+        return build_fail(b, r[G_DELETES].where, "deletes = %llu is more than n = %llu",
+                          (unsigned long long)c->deletes, (unsigned long long)c->n);
+    if (c->measure == MEASURE_DELETE && c->deletes == 0)
+        return build_fail(b, r[G_MEASURE].where, "measure = delete needs deletes >= 1");
+    return push_cell(b, c);
+}
+
+static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defaults)
+{
+    resolved r[G_COUNT];
+    for (int g = 0; g < G_COUNT; g++)
+        r[g] = spec_get(grid, defaults, g);
+    const char *section = grid->where_section[0] ? grid->where_section : b->e->source;
+    if (r[G_N].value == NULL)
+        return build_fail(b, section, "no n given (the number of items to insert)");
+    if (r[G_M].value == NULL && r[G_BITS_PER_ITEM].value == NULL)
+        return build_fail(b, section, "neither m nor bits_per_item given");
+    if (r[G_M].value != NULL && r[G_BITS_PER_ITEM].value != NULL)
+        return build_fail(b, r[G_M].where, "give m or bits_per_item, not both (bits_per_item at %s)",
+                          r[G_BITS_PER_ITEM].where ? r[G_BITS_PER_ITEM].where : "default");
+    int by_bits = r[G_BITS_PER_ITEM].value != NULL;
+
+    char filters_text[VALUE_MAX], hashes_text[VALUE_MAX], schemes_text[VALUE_MAX], keys_text[VALUE_MAX],
+        measure_text[VALUE_MAX];
+    snprintf(filters_text, sizeof filters_text, "%s", r[G_FILTER].value);
+    snprintf(hashes_text, sizeof hashes_text, "%s", r[G_HASH].value);
+    snprintf(schemes_text, sizeof schemes_text, "%s", r[G_SCHEME].value);
+    snprintf(keys_text, sizeof keys_text, "%s", r[G_KEYS].value);
+    snprintf(measure_text, sizeof measure_text, "%s", r[G_MEASURE].value);
+    char *filters[NAMES_MAX], *hashes[NAMES_MAX], *schemes[NAMES_MAX], *keys[NAMES_MAX];
+    size_t nf = split_names(filters_text, filters, NAMES_MAX), nh = split_names(hashes_text, hashes, NAMES_MAX),
+           ns = split_names(schemes_text, schemes, NAMES_MAX), nk = split_names(keys_text, keys, NAMES_MAX);
+    const char *wf = r[G_FILTER].where ? r[G_FILTER].where : section;
+    if (nf == 0 || nh == 0 || ns == 0 || nk == 0)
+        return build_fail(b, section, "an empty filter, hash, scheme or keys list");
+
+    layout_kind layouts[NAMES_MAX];
+    scheme_kind scheme_list[NAMES_MAX];
+    size_t hash_index[NAMES_MAX], keys_index[NAMES_MAX];
+    int fail = 0;
+    for (size_t i = 0; i < nf; i++)
+        if (layout_from_name(filters[i], &layouts[i]) != 0)
+            return build_fail(b, wf, "unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock)", filters[i]);
+    for (size_t i = 0; i < ns; i++)
+        if (scheme_from_name(schemes[i], &scheme_list[i]) != 0)
+            return build_fail(b, r[G_SCHEME].where ? r[G_SCHEME].where : section,
+                              "unknown scheme '%s' (independent, double, enhanced, course, ideal)", schemes[i]);
+    for (size_t i = 0; i < nh && !fail; i++)
+        hash_index[i] = find_or_add_hash(b, hashes[i], r[G_HASH].where ? r[G_HASH].where : section, &fail);
+    for (size_t i = 0; i < nk && !fail; i++)
+        keys_index[i] = find_or_add_keys(b, keys[i], r[G_KEYS].where ? r[G_KEYS].where : section, &fail);
+    if (fail)
+        return -1;
+    measure_kind measure;
+    if (strcmp(measure_text, "fpr") == 0)
+        measure = MEASURE_FPR;
+    else if (strcmp(measure_text, "delete") == 0)
+        measure = MEASURE_DELETE;
+    else
+        return build_fail(b, r[G_MEASURE].where, "unknown measure '%s' (fpr, delete)", measure_text);
+
+    number_list ms = {0}, ns_ = {0}, ks = {0}, trials = {0}, queries = {0}, deletes = {0};
+    int rc = -1;
+    if (numbers_of(b, r[by_bits ? G_BITS_PER_ITEM : G_M], by_bits ? "bits_per_item" : "m", !by_bits,
+                   by_bits ? 1e-6 : 1, by_bits ? 1e9 : LIMIT_M, &ms) != 0)
+        goto done;
+    if (by_bits)
+        for (size_t i = 0; i < ms.count; i++)
+            if (!(ms.values[i] > 0)) {
+                build_fail(b, r[G_BITS_PER_ITEM].where, "bits_per_item = %g must be above 0", ms.values[i]);
+                goto done;
+            }
+    if (numbers_of(b, r[G_N], "n", 1, 0, LIMIT_COUNT, &ns_) != 0 || k_values(b, r[G_K], &ks) != 0 ||
+        numbers_of(b, r[G_TRIALS], "trials", 1, 1, LIMIT_TRIALS, &trials) != 0 ||
+        numbers_of(b, r[G_QUERIES], "queries", 1, 1, LIMIT_COUNT, &queries) != 0 ||
+        numbers_of(b, r[G_DELETES], "deletes", 1, 0, LIMIT_COUNT, &deletes) != 0)
+        goto done;
+
+    for (size_t fi = 0; fi < nf; fi++)
+        for (size_t hi = 0; hi < nh; hi++)
+            for (size_t si = 0; si < ns; si++) {
+                /* the ideal scheme uses no hash: one set of its cells, not one per hash */
+                if (scheme_list[si] == SCHEME_IDEAL && hi > 0)
+                    continue;
+                for (size_t ki = 0; ki < nk; ki++)
+                    for (size_t mi = 0; mi < ms.count; mi++)
+                        for (size_t ni = 0; ni < ns_.count; ni++)
+                            for (size_t kk = 0; kk < ks.count; kk++)
+                                for (size_t ti = 0; ti < trials.count; ti++)
+                                    for (size_t qi = 0; qi < queries.count; qi++)
+                                        for (size_t di = 0; di < deletes.count; di++) {
+                                            cell c;
+                                            memset(&c, 0, sizeof c);
+                                            c.layout = layouts[fi];
+                                            c.scheme = scheme_list[si];
+                                            c.hash = hash_index[hi];
+                                            c.keys = keys_index[ki];
+                                            c.m = by_bits ? 0 : (uint64_t)ms.values[mi];
+                                            c.n = (uint64_t)ns_.values[ni];
+                                            c.trials = (uint64_t)trials.values[ti];
+                                            c.queries = (uint64_t)queries.values[qi];
+                                            c.deletes = (uint64_t)deletes.values[di];
+                                            c.measure = measure;
+                                            if (finish_cell(b, &c, ms.values[mi], by_bits,
+                                                            (unsigned)ks.values[kk], r) != 0)
+                                                goto done;
+                                        }
+            }
+    rc = 0;
+done:
+    number_list_free(&ms);
+    number_list_free(&ns_);
+    number_list_free(&ks);
+    number_list_free(&trials);
+    number_list_free(&queries);
+    number_list_free(&deletes);
+    return rc;
+}
+
+static int set_seed(experiment *e, const char *text, const char *where, char *err, size_t err_size)
+{
+    if (text == NULL || *text == '\0') {
+        e->seed = 1;
+        return 0;
+    }
+    if (number_parse_u64(text, 0, UINT64_MAX, &e->seed) != 0) {
+        snprintf(err, err_size, "%s: seed = %s is not a whole number from 0 to 2^64-1", where, text);
+        return -1;
+    }
+    return 0;
+}
+
+static void name_from_path(const char *path, char *out, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    snprintf(out, size, "%.*s", (int)len, base);
+}
+
+int experiment_load(const char *path, const char *scale, experiment *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->source, sizeof out->source, "%s", path);
+    snprintf(out->scale, sizeof out->scale, "%s", scale);
+    parse_state *st = calloc(1, sizeof *st);
+    st->grids = calloc(MAX_GRIDS, sizeof *st->grids);
+    st->path = path;
+    st->scale = scale;
+    st->err = err;
+    st->err_size = err_size;
+    st->file = fopen(path, "r");
+    int rc = -1;
+    if (st->file == NULL) {
+        snprintf(err, err_size, "%s: cannot open the experiment file", path);
+        goto done;
+    }
+    int ini = ini_parse_stream(line_reader, st, on_ini_entry, st);
+    fclose(st->file);
+    if (st->failed)
+        goto done;
+    if (ini != 0) {
+        snprintf(err, err_size, "%s:%d: not a valid INI line", path, ini > 0 ? ini : st->line);
+        goto done;
+    }
+    if (st->name[0])
+        snprintf(out->name, sizeof out->name, "%s", st->name);
+    else
+        name_from_path(path, out->name, sizeof out->name);
+    if (set_seed(out, st->seed, st->seed_where, err, err_size) != 0)
+        goto done;
+    builder b = {out, err, err_size, 0};
+    if (st->grid_count == 0) {
+        grid_spec empty;
+        memset(&empty, 0, sizeof empty);
+        snprintf(empty.where_section, WHERE_MAX, "%s", path);
+        if (expand_grid(&b, &empty, &st->defaults) != 0)
+            goto done;
+    }
+    for (size_t i = 0; i < st->grid_count; i++)
+        if (expand_grid(&b, &st->grids[i], &st->defaults) != 0)
+            goto done;
+    if (out->count == 0) {
+        snprintf(err, err_size, "%s: the experiment has no cells", path);
+        goto done;
+    }
+    rc = 0;
+done:
+    free(st->grids);
+    free(st);
+    if (rc != 0)
+        experiment_free(out);
+    return rc;
+}
+
+int experiment_from_settings(const setting *settings, size_t count, const char *name, experiment *out,
+                             char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->source, sizeof out->source, "flags");
+    snprintf(out->scale, sizeof out->scale, "quick");
+    snprintf(out->name, sizeof out->name, "%s", name);
+    grid_spec *spec = calloc(1, sizeof *spec), *none = calloc(1, sizeof *none);
+    snprintf(spec->where_section, WHERE_MAX, "flags");
+    int rc = -1;
+    const char *seed = NULL, *seed_where = NULL;
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(settings[i].key, "seed") == 0) {
+            seed = settings[i].value;
+            seed_where = settings[i].where;
+            continue;
+        }
+        int g = grid_key_index(settings[i].key);
+        if (g < 0 || strlen(settings[i].value) >= VALUE_MAX) {
+            snprintf(err, err_size, "%s: not a grid setting", settings[i].where);
+            goto done;
+        }
+        snprintf(spec->value[g], VALUE_MAX, "%s", settings[i].value);
+        snprintf(spec->where[g], WHERE_MAX, "%s", settings[i].where);
+        spec->set[g] = 1;
+    }
+    if (set_seed(out, seed, seed_where, err, err_size) != 0)
+        goto done;
+    builder b = {out, err, err_size, 0};
+    rc = expand_grid(&b, spec, none);
+done:
+    free(spec);
+    free(none);
+    if (rc != 0)
+        experiment_free(out);
+    return rc;
+}
+
+void experiment_free(experiment *e)
+{
+    free(e->cells);
+    free(e->hashes);
+    for (size_t i = 0; i < e->keyset_count; i++)
+        keyset_close(e->keysets[i]);
+    free(e->keysets);
+    e->cells = NULL;
+    e->hashes = NULL;
+    e->keysets = NULL;
+    e->count = e->hash_count = e->keyset_count = 0;
+}
+
+const char *cell_hash_name(const experiment *e, const cell *c)
+{
+    return c->scheme == SCHEME_IDEAL ? "ideal" : e->hashes[c->hash].name;
+}
+
+const char *cell_keys_name(const experiment *e, const cell *c) { return keyset_spec(e->keysets[c->keys]); }
+
+const char *measure_name(measure_kind m) { return m == MEASURE_DELETE ? "delete" : "fpr"; }

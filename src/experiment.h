@@ -1,0 +1,89 @@
+/* experiment.h -- an experiment: a grid of cells, from an INI file or flags.
+ *
+ * File format (INI, read with libinih):
+ *
+ *   [experiment]            name, seed, description; any grid key here is a
+ *   seed = 1                default for every grid section below
+ *   [any name]              one grid: the product of its value lists
+ *   filter = standard, blocked512
+ *   hash = xxh3_64, fnv1a32
+ *   scheme = double
+ *   keys = random64
+ *   bits_per_item = 1..24   (or m = 1e6; not both)
+ *   n = 1e5
+ *   n.full = 1e6            a value used only with --scale full (or .quick)
+ *   k = 1..20, opt          opt: the integer k with the least exact FPR
+ *   trials = 20
+ *   queries = 1e5
+ *   measure = fpr           fpr, or delete (then deletes = COUNT, ...)
+ *
+ * With no grid section, [experiment] itself is the one grid.  Lists, ranges
+ * and numbers are numbers.h's.  Every problem -- an unknown key, a bad
+ * number, an impossible value -- is reported as "FILE:LINE: ..." before
+ * anything runs.
+ */
+#ifndef BLOOMLAB_EXPERIMENT_H
+#define BLOOMLAB_EXPERIMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filters.h"
+#include "hashes.h"
+#include "keys.h"
+#include "schemes.h"
+
+#define WHERE_MAX 300
+
+typedef enum { MEASURE_FPR, MEASURE_DELETE } measure_kind;
+
+typedef struct {
+    layout_kind layout;
+    scheme_kind scheme;
+    size_t hash;      /* index into experiment.hashes (unused for ideal) */
+    size_t keys;      /* index into experiment.keysets */
+    uint64_t m, n;
+    unsigned k;
+    uint64_t trials, queries, deletes;
+    measure_kind measure;
+    char where[WHERE_MAX]; /* the file:line (or flag) that set this cell's m */
+} cell;
+
+typedef struct {
+    char name[128];
+    char source[WHERE_MAX];   /* the file, or "flags" */
+    char scale[8];
+    uint64_t seed;
+    cell *cells;
+    size_t count;
+    hasher *hashes;
+    size_t hash_count;
+    keyset **keysets;
+    size_t keyset_count;
+} experiment;
+
+/* Load an experiment file at a scale ("quick" or "full").  Returns 0, or -1
+ * with "FILE:LINE: reason" in err. */
+int experiment_load(const char *path, const char *scale, experiment *out, char *err, size_t err_size);
+
+/* The same from `bloomlab sweep` flags: pairs of (key, value) like
+ * ("k", "1..20"); where = the flag, e.g. "--k". */
+typedef struct {
+    const char *key;
+    const char *value;
+    const char *where;
+} setting;
+int experiment_from_settings(const setting *settings, size_t count, const char *name, experiment *out,
+                             char *err, size_t err_size);
+
+void experiment_free(experiment *e);
+
+const char *cell_hash_name(const experiment *e, const cell *c); /* "ideal" for the ideal scheme */
+const char *cell_keys_name(const experiment *e, const cell *c);
+const char *measure_name(measure_kind m);
+
+/* Is `key` a grid key?  (filter, hash, scheme, keys, m, bits_per_item, n, k,
+ * trials, queries, measure, deletes) */
+int experiment_is_grid_key(const char *key);
+
+#endif

@@ -1,0 +1,584 @@
+/* sweep.c -- the runner: cells to trials to rows; see sweep.h. */
+#define _GNU_SOURCE
+#include "sweep.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <omp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "stats.h"
+#include "theory.h"
+#include "version.h"
+
+/* Present keys asked back in an fpr cell, to prove there is no false negative. */
+#define PRESENT_CHECK 10000
+#define ROW_MAX 2048
+
+const char SWEEP_HEADER[] =
+    "experiment,filter,hash,scheme,keys,m,n,k,bits_per_item,trials,queries,"
+    "false_positives,fpr,fpr_lo,fpr_hi,fpr_se,fpr_classic,fpr_exact,"
+    "fill,fill_sd,fill_expected,z,ns_insert,ns_query,"
+    "fpr_finite,fpr_approx,fill_sd_expected,k_opt,memory_bytes,measure,deletes,"
+    "present_queries,false_negatives,saturations,bad_deletes,seed,cell";
+
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+typedef struct {
+    uint64_t false_positives;
+    uint64_t bits_set;
+    uint64_t present_queries;
+    uint64_t false_negatives;
+    uint64_t saturations;
+    uint64_t bad_deletes;
+    double seconds_insert;
+    double seconds_query;
+    int aborted;
+} trial_result;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static unsigned log2_floor(uint64_t v)
+{
+    unsigned r = 0;
+    while (v >>= 1)
+        r++;
+    return r;
+}
+
+typedef struct {
+    const experiment *e;
+    const cell *c;
+    filter_ops ops;
+    scheme_ctx ctx;
+    const keyset *ks;
+    uint64_t seed;
+} trial_setup;
+
+static void setup_trial(const experiment *e, const cell *c, uint64_t trial, trial_setup *t)
+{
+    t->e = e;
+    t->c = c;
+    t->ops = filter_ops_for(c->layout, c->scheme);
+    t->seed = seed_derive(e->seed, trial);
+    t->ctx.hash = c->scheme == SCHEME_IDEAL ? NULL : &e->hashes[c->hash];
+    t->ctx.seed = t->seed;
+    t->ctx.log2_m = log2_floor(c->m);
+    t->ks = e->keysets[c->keys];
+}
+
+static uint64_t batch_size(uint64_t first, uint64_t end)
+{
+    return end - first < KEY_BATCH ? end - first : KEY_BATCH;
+}
+
+/* Insert present keys [first, end); 0, or -1 when interrupted. */
+static int insert_range(const trial_setup *t, filter *f, uint64_t first, uint64_t end)
+{
+    key_batch batch;
+    for (uint64_t i = first, round = 0; i < end; i += KEY_BATCH, round++) {
+        if ((round & 1023) == 0 && interrupted)
+            return -1;
+        keyset_fill(t->ks, t->seed, t->c->n, KEY_PRESENT, i, (size_t)batch_size(i, end), &batch);
+        t->ops.insert(f, &t->ctx, &batch);
+    }
+    return 0;
+}
+
+static void remove_range(const trial_setup *t, filter *f, uint64_t first, uint64_t end)
+{
+    key_batch batch;
+    for (uint64_t i = first; i < end; i += KEY_BATCH) {
+        keyset_fill(t->ks, t->seed, t->c->n, KEY_PRESENT, i, (size_t)batch_size(i, end), &batch);
+        t->ops.remove(f, &t->ctx, &batch);
+    }
+}
+
+/* Count "probably" answers over keys [first, end) of one side; parallel when asked. */
+static uint64_t query_range(const trial_setup *t, const filter *f, key_side side, uint64_t first,
+                            uint64_t end, int parallel)
+{
+    uint64_t yes = 0;
+    uint64_t batches = (end - first + KEY_BATCH - 1) / KEY_BATCH;
+#pragma omp parallel for if (parallel) schedule(static, 256) reduction(+ : yes)
+    for (uint64_t b = 0; b < batches; b++) {
+        if ((b & 1023) == 0 && interrupted)
+            continue;
+        key_batch batch;
+        uint64_t i = first + b * KEY_BATCH;
+        keyset_fill(t->ks, t->seed, t->c->n, side, i, (size_t)batch_size(i, end), &batch);
+        yes += t->ops.query(f, &t->ctx, &batch, NULL);
+    }
+    return yes;
+}
+
+static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter *f, int parallel,
+                      trial_result *r)
+{
+    trial_setup t;
+    setup_trial(e, c, trial, &t);
+    memset(r, 0, sizeof *r);
+    filter_clear(f);
+    double t0 = now_seconds();
+    if (insert_range(&t, f, 0, c->n) != 0) {
+        r->aborted = 1;
+        return;
+    }
+    double t1 = now_seconds();
+    r->seconds_insert = t1 - t0;
+    r->bits_set = filter_bits_set(f);
+    uint64_t check_from = 0, check_to = c->n < PRESENT_CHECK ? c->n : PRESENT_CHECK;
+    if (c->measure == MEASURE_DELETE) {
+        remove_range(&t, f, 0, c->deletes);
+        check_from = c->deletes;
+        check_to = c->n;
+    }
+    r->present_queries = check_to - check_from;
+    r->false_negatives = r->present_queries - query_range(&t, f, KEY_PRESENT, check_from, check_to, parallel);
+    double t2 = now_seconds();
+    r->false_positives = query_range(&t, f, KEY_ABSENT, 0, c->queries, parallel);
+    r->seconds_query = now_seconds() - t2;
+    r->saturations = f->saturations;
+    r->bad_deletes = f->bad_deletes;
+    r->aborted = interrupted != 0;
+}
+
+/* ---- one cell's row ----------------------------------------------------- */
+
+typedef struct {
+    double classic, finite, exact, approx, fill_expected, fill_sd_expected;
+} cell_theory;
+
+static cell_theory theory_for(const cell *c)
+{
+    const double none = NAN;
+    uint64_t m = c->m, n = c->n;
+    unsigned k = c->k;
+    cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), none, none, none, none};
+    if (c->measure == MEASURE_DELETE) {
+        if (c->layout != LAYOUT_COUNTING)
+            return t; /* cleared bits: no formula */
+        n -= c->deletes; /* a counting filter forgets exactly (saturation aside) */
+        t.classic = theory_fpr_classic(m, n, k);
+        t.finite = theory_fpr_finite(m, n, k);
+    }
+    switch (c->layout) {
+    case LAYOUT_PARTITIONED:
+        t.exact = theory_fpr_partitioned(m, n, k);
+        t.fill_expected = theory_fill_partitioned(m, n, k);
+        break;
+    case LAYOUT_BLOCKED512:
+    case LAYOUT_REGISTER64: {
+        unsigned b = layout_block_bits(c->layout);
+        t.exact = theory_fpr_blocked(m, n, k, b, 1);
+        t.approx = theory_fpr_blocked(m, n, k, b, 0);
+        t.fill_expected = theory_fill_blocked(m, n, k, b);
+        break;
+    }
+    case LAYOUT_SPLITBLOCK:
+        t.exact = theory_fpr_splitblock(m, n, 1);
+        t.approx = theory_fpr_splitblock(m, n, 0);
+        t.fill_expected = theory_fill_splitblock(m, n);
+        break;
+    default:
+        t.exact = theory_fpr_exact(m, n, k);
+        t.approx = t.classic;
+        t.fill_expected = theory_fill_expected(m, n, k);
+        t.fill_sd_expected = theory_fill_sd(m, n, k);
+        break;
+    }
+    return t;
+}
+
+typedef struct {
+    char *text;
+    size_t len;
+    size_t cap;
+} strbuf;
+
+static void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(strbuf *sb, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(sb->text + sb->len, sb->cap - sb->len, fmt, ap);
+    va_end(ap);
+    if (need > 0)
+        sb->len += (size_t)need < sb->cap - sb->len ? (size_t)need : sb->cap - sb->len - 1;
+}
+
+/* A number, or nothing for a value that does not exist. */
+static void sb_real(strbuf *sb, double v)
+{
+    if (isfinite(v))
+        sb_printf(sb, ",%.10g", v);
+    else
+        sb_printf(sb, ",");
+}
+
+static void format_row(const experiment *e, const cell *c, size_t index, const trial_result *r, char *out,
+                       size_t size)
+{
+    uint64_t fp = 0, fn = 0, present = 0, saturations = 0, bad = 0;
+    double seconds_insert = 0, seconds_query = 0;
+    running rate = {0, 0, 0}, fill = {0, 0, 0};
+    for (uint64_t t = 0; t < c->trials; t++) {
+        fp += r[t].false_positives;
+        fn += r[t].false_negatives;
+        present += r[t].present_queries;
+        saturations += r[t].saturations;
+        bad += r[t].bad_deletes;
+        seconds_insert += r[t].seconds_insert;
+        seconds_query += r[t].seconds_query;
+        running_add(&rate, (double)r[t].false_positives / (double)c->queries);
+        running_add(&fill, (double)r[t].bits_set / (double)c->m);
+    }
+    uint64_t asked = c->queries * c->trials;
+    double fpr = (double)fp / (double)asked;
+    interval ci = stats_wilson(fp, asked, WILSON_Z95);
+    double se = c->trials >= 2 ? running_se(&rate) : sqrt(fpr * (1 - fpr) / (double)asked);
+    cell_theory th = theory_for(c);
+    double z = se > 0 && isfinite(th.exact) ? (fpr - th.exact) / se : NAN;
+    double bits_per_item = c->n > 0 ? (double)c->m / (double)c->n : NAN;
+    double inserts = (double)c->n * (double)c->trials;
+
+    strbuf sb = {out, 0, size};
+    sb_printf(&sb, "%s,%s,%s,%s,%s,%llu,%llu,%u", e->name, layout_name(c->layout), cell_hash_name(e, c),
+              scheme_name(c->scheme), cell_keys_name(e, c), (unsigned long long)c->m,
+              (unsigned long long)c->n, c->k);
+    sb_real(&sb, bits_per_item);
+    sb_printf(&sb, ",%llu,%llu,%llu", (unsigned long long)c->trials, (unsigned long long)c->queries,
+              (unsigned long long)fp);
+    sb_real(&sb, fpr);
+    sb_real(&sb, ci.lo);
+    sb_real(&sb, ci.hi);
+    sb_real(&sb, se);
+    sb_real(&sb, th.classic);
+    sb_real(&sb, th.exact);
+    sb_real(&sb, fill.mean);
+    sb_real(&sb, running_sd(&fill));
+    sb_real(&sb, th.fill_expected);
+    sb_real(&sb, z);
+    sb_printf(&sb, ",%.3f,%.3f", inserts > 0 ? 1e9 * seconds_insert / inserts : 0.0,
+              1e9 * seconds_query / (double)asked);
+    sb_real(&sb, th.finite);
+    sb_real(&sb, th.approx);
+    sb_real(&sb, th.fill_sd_expected);
+    sb_real(&sb, c->n > 0 ? theory_k_opt(bits_per_item) : NAN);
+    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%llu,%zu", (unsigned long long)layout_bytes(c->layout, c->m),
+              measure_name(c->measure), (unsigned long long)c->deletes, (unsigned long long)present,
+              (unsigned long long)fn, (unsigned long long)saturations, (unsigned long long)bad,
+              (unsigned long long)e->seed, index);
+}
+
+/* ---- journal, lock, output ---------------------------------------------- */
+
+static uint64_t fingerprint(const experiment *e)
+{
+    uint64_t h = mix64(e->seed ^ 0x626c6f6f6d6c6162ULL);
+    for (size_t i = 0; i < e->count; i++) {
+        const cell *c = &e->cells[i];
+        uint64_t parts[] = {c->layout, c->scheme, c->m, c->n, c->k, c->trials, c->queries, c->deletes, c->measure};
+        for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
+            h = mix64(h ^ parts[j]);
+        for (const char *s = cell_hash_name(e, c); *s; s++)
+            h = mix64(h ^ (unsigned char)*s);
+        for (const char *s = cell_keys_name(e, c); *s; s++)
+            h = mix64(h ^ (unsigned char)*s);
+    }
+    for (const char *s = e->name; *s; s++)
+        h = mix64(h ^ (unsigned char)*s);
+    for (const char *s = BLOOMLAB_VERSION; *s; s++)
+        h = mix64(h ^ (unsigned char)*s);
+    return h;
+}
+
+/* Rows already in the journal; returns how many were loaded. */
+static size_t journal_load(const char *path, uint64_t print, char **rows, size_t count)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    char line[ROW_MAX + 64];
+    size_t loaded = 0;
+    unsigned long long got;
+    if (fgets(line, sizeof line, f) == NULL || sscanf(line, "# fingerprint: %llx", &got) != 1 || got != print) {
+        fclose(f);
+        return 0; /* another experiment's journal: start afresh */
+    }
+    while (fgets(line, sizeof line, f)) {
+        char *tab = strchr(line, '\t');
+        size_t len = strlen(line);
+        if (tab == NULL || len == 0 || line[len - 1] != '\n')
+            break; /* a torn last line from a kill: ignore it */
+        line[len - 1] = '\0';
+        size_t index = strtoull(line, NULL, 10);
+        if (index < count && rows[index] == NULL) {
+            rows[index] = strdup(tab + 1);
+            loaded++;
+        }
+    }
+    fclose(f);
+    return loaded;
+}
+
+static void format_metadata(const experiment *e, const sweep_options *opt, double wall, strbuf *sb)
+{
+    char date[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    sb_printf(sb, "# experiment: %s\n# source: %s\n# command: %s\n# version: bloomlab %s (%s)\n",
+              e->name, e->source, opt->command ? opt->command : "", BLOOMLAB_VERSION, BLOOMLAB_GIT);
+    sb_printf(sb, "# seed: %llu\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
+              (unsigned long long)e->seed, e->scale, opt->threads, opt->shard_index, opt->shard_count, e->count);
+    sb_printf(sb, "# date: %s\n# wall_time_s: %.3f\n", date, wall);
+}
+
+static int in_shard(size_t index, const sweep_options *opt)
+{
+    return index % opt->shard_count == opt->shard_index - 1;
+}
+
+static int write_output(const experiment *e, const sweep_options *opt, char **rows, double wall)
+{
+    size_t cap = 4096 + strlen(SWEEP_HEADER);
+    for (size_t i = 0; i < e->count; i++)
+        if (rows[i])
+            cap += strlen(rows[i]) + 1;
+    strbuf sb = {malloc(cap), 0, cap};
+    format_metadata(e, opt, wall, &sb);
+    sb_printf(&sb, "%s\n", SWEEP_HEADER);
+    for (size_t i = 0; i < e->count; i++)
+        if (rows[i] && in_shard(i, opt))
+            sb_printf(&sb, "%s\n", rows[i]);
+    int rc = output_write_atomic(opt->output, sb.text, sb.len, "run");
+    free(sb.text);
+    return rc;
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static void progress(const sweep_options *opt, size_t done, size_t total, double queries, double started)
+{
+    if (opt->quiet || !isatty(STDERR_FILENO))
+        return;
+    double elapsed = now_seconds() - started;
+    double eta = done > 0 ? elapsed * (double)(total - done) / (double)done : 0;
+    fprintf(stderr, "\rbloomlab: %zu/%zu cells, %.3g queries/s, ETA %02d:%02d:%02d   ", done, total,
+            elapsed > 0 ? queries / elapsed : 0.0, (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60);
+    if (done == total)
+        fputc('\n', stderr);
+}
+
+/* ---- the run ------------------------------------------------------------ */
+
+static double physical_memory_bytes(void)
+{
+    return (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+}
+
+static int check_memory(const experiment *e, const sweep_options *opt)
+{
+    double ram = physical_memory_bytes();
+    for (size_t i = 0; i < e->count; i++) {
+        const cell *c = &e->cells[i];
+        if (!in_shard(i, opt))
+            continue;
+        double filters = c->trials >= (uint64_t)opt->threads ? opt->threads : 1;
+        double need = (double)layout_bytes(c->layout, c->m) * filters;
+        if (need > 0.9 * ram) {
+            fprintf(stderr,
+                    "bloomlab: %s: m = %llu bits needs %.3g GB of filter memory (%g filter%s at once), more than this machine's %.3g GB\n",
+                    c->where, (unsigned long long)c->m, need / 1e9, filters, filters > 1 ? "s" : "", ram / 1e9);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int lock_output(const char *output, int *fd_out, char *lock_path, size_t size)
+{
+    output_sibling(output, "", ".lock", lock_path, size);
+    int fd = open(lock_path, O_RDWR | O_CREAT, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "bloomlab run: cannot create the lock %s: %s\n", lock_path, strerror(errno));
+        return 1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        fprintf(stderr, "bloomlab run: %s is being written by another run (lock %s held); wait for it or use -o\n",
+                output, lock_path);
+        close(fd);
+        return 2;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+/* Run one cell's trials into r; parallel across trials, or inside each. */
+static int run_cell(const experiment *e, const cell *c, int threads, trial_result *r)
+{
+    int across = c->trials >= (uint64_t)threads && threads > 1;
+    int failed = 0;
+    if (across) {
+#pragma omp parallel num_threads(threads)
+        {
+            filter f;
+            int ok = filter_init(&f, c->layout, c->m, c->k) == 0;
+            if (!ok) {
+#pragma omp atomic write
+                failed = 1;
+            }
+#pragma omp for schedule(dynamic, 1)
+            for (uint64_t t = 0; t < c->trials; t++)
+                if (ok && !interrupted)
+                    run_trial(e, c, t, &f, 0, &r[t]);
+                else
+                    r[t].aborted = 1;
+            if (ok)
+                filter_free(&f);
+        }
+    } else {
+        filter f;
+        if (filter_init(&f, c->layout, c->m, c->k) != 0)
+            return -1;
+        omp_set_num_threads(threads);
+        for (uint64_t t = 0; t < c->trials && !interrupted; t++)
+            run_trial(e, c, t, &f, threads > 1, &r[t]);
+        filter_free(&f);
+    }
+    if (failed)
+        return -1;
+    for (uint64_t t = 0; t < c->trials; t++)
+        if (r[t].aborted || interrupted)
+            return 1;
+    return 0;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN); /* a file-size limit makes write() fail, not kill us */
+}
+
+int sweep_run(const experiment *e, const sweep_options *opt)
+{
+    if (check_memory(e, opt) != 0)
+        return 2;
+    char lock_path[WHERE_MAX + 16], journal_path[WHERE_MAX + 16];
+    int lock_fd = -1;
+    if (opt->output != NULL) {
+        int rc = lock_output(opt->output, &lock_fd, lock_path, sizeof lock_path);
+        if (rc != 0)
+            return rc;
+        output_sibling(opt->output, ".", ".partial", journal_path, sizeof journal_path);
+    }
+    install_signals();
+    char **rows = calloc(e->count, sizeof *rows);
+    uint64_t print = fingerprint(e);
+    size_t resumed = opt->output && opt->resume ? journal_load(journal_path, print, rows, e->count) : 0;
+    FILE *journal = NULL;
+    int status = 0;
+    if (opt->output != NULL) {
+        journal = fopen(journal_path, resumed ? "a" : "w");
+        if (journal == NULL) {
+            fprintf(stderr, "bloomlab run: cannot write the journal %s: %s\n", journal_path, strerror(errno));
+            status = 1;
+            goto done;
+        }
+        if (!resumed)
+            fprintf(journal, "# fingerprint: %016llx\n", (unsigned long long)print);
+        if (resumed && !opt->quiet)
+            fprintf(stderr, "bloomlab run: resuming: %zu finished cells kept from %s\n", resumed, journal_path);
+    }
+    size_t mine = 0, done_cells = 0;
+    for (size_t i = 0; i < e->count; i++)
+        if (in_shard(i, opt)) {
+            mine++;
+            done_cells += rows[i] != NULL;
+        }
+    double started = now_seconds(), queries_done = 0;
+    for (size_t i = 0; i < e->count && status == 0; i++) {
+        if (!in_shard(i, opt) || rows[i] != NULL)
+            continue;
+        const cell *c = &e->cells[i];
+        trial_result *r = calloc(c->trials, sizeof *r);
+        int rc = r ? run_cell(e, c, opt->threads, r) : -1;
+        if (rc < 0) {
+            fprintf(stderr, "bloomlab: %s: cannot allocate a filter of %llu bytes\n", c->where,
+                    (unsigned long long)layout_bytes(c->layout, c->m));
+            status = 1;
+        } else if (rc > 0) {
+            status = 130;
+        } else {
+            char row[ROW_MAX];
+            format_row(e, c, i, r, row, sizeof row);
+            rows[i] = strdup(row);
+            if (journal != NULL) {
+                fprintf(journal, "%zu\t%s\n", i, row);
+                if (fflush(journal) != 0 || fsync(fileno(journal)) != 0) {
+                    fprintf(stderr, "bloomlab run: cannot write the journal %s: %s\n", journal_path, strerror(errno));
+                    status = 1;
+                }
+            }
+            done_cells++;
+            queries_done += (double)c->queries * (double)c->trials;
+            progress(opt, done_cells, mine, queries_done, started);
+        }
+        free(r);
+    }
+    if (status == 130) {
+        if (!opt->quiet && isatty(STDERR_FILENO))
+            fputc('\n', stderr);
+        fprintf(stderr, "bloomlab: interrupted: %zu of %zu cells finished%s%s\n", done_cells, mine,
+                journal ? " and kept in " : "", journal ? journal_path : "");
+    }
+    if (journal != NULL && fclose(journal) != 0 && status == 0) {
+        fprintf(stderr, "bloomlab run: cannot write the journal %s: %s\n", journal_path, strerror(errno));
+        status = 1;
+    }
+    journal = NULL;
+    if (status == 0) {
+        if (write_output(e, opt, rows, now_seconds() - started) != 0)
+            status = 1;
+        else if (opt->output != NULL)
+            unlink(journal_path);
+    }
+done:
+    if (journal != NULL)
+        fclose(journal);
+    for (size_t i = 0; i < e->count; i++)
+        free(rows[i]);
+    free(rows);
+    if (lock_fd >= 0) {
+        unlink(lock_path);
+        close(lock_fd);
+    }
+    return status;
+}

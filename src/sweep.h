@@ -1,0 +1,40 @@
+/* sweep.h -- run the cells of an experiment and write tidy CSV.
+ *
+ * Determinism.  Trial t of every cell uses the seed seed_derive(seed, t):
+ * the hash seed, the key sample and the ideal scheme's streams all come
+ * from it, so a cell's numbers depend on its parameters and the seed only --
+ * not on the thread that ran it, the order of cells, or the shard.  Trials
+ * are combined in trial order.  Only the ns_* columns and the metadata lines
+ * (# threads, # date, # wall_time_s) vary between runs.
+ *
+ * Crash safety.  Each finished cell is appended to a hidden journal beside
+ * the output (.NAME.csv.partial) and flushed to disk; an interrupted run
+ * leaves the journal, and the next run with the same experiment resumes
+ * from it.  The output itself is written to a temporary file and renamed,
+ * so it is either the previous complete file or the new complete one.  A
+ * lock (NAME.csv.lock, flock) keeps two runs off the same output.
+ */
+#ifndef BLOOMLAB_SWEEP_H
+#define BLOOMLAB_SWEEP_H
+
+#include <stdio.h>
+
+#include "experiment.h"
+
+typedef struct {
+    const char *output;   /* NULL: stdout (no journal, no lock) */
+    const char *command;  /* for the metadata */
+    int threads;
+    unsigned shard_index; /* 1-based */
+    unsigned shard_count;
+    int quiet;
+    int resume;           /* use the journal (default on) */
+} sweep_options;
+
+/* Returns 0, 1 (a failure: message printed), 2 (bad input), 130 (interrupted). */
+int sweep_run(const experiment *e, const sweep_options *opt);
+
+/* The CSV header, shared by run, sweep and merge. */
+extern const char SWEEP_HEADER[];
+
+#endif
