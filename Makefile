@@ -7,7 +7,7 @@
 # or the binary is newer; `make -j` runs independent experiments at once.
 
 CC      := gcc
-PKGS    := libxxhash libmurmurhash inih
+PKGS    := libxxhash libmurmurhash inih glib-2.0
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
 # `=`, not `:=`: pkg-config runs after deps.sh has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
@@ -33,7 +33,7 @@ ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
-RESULTS     := $(DEFAULT_EXP:%=results/%.csv)
+RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(wildcard plots/*.gp))
 
 .PHONY: all deps build test unit asan-test results plots report full bench clean fuzz
@@ -95,6 +95,9 @@ test: deps $(TEST_INPUTS) build/asan/bloomlab build/asan/tests
 unit: deps $(TEST_INPUTS)
 	./bin/tests -j2
 
+results/seed64.csv: bin/bloomlab
+	./bin/bloomlab demo --table > $@.tmp && mv $@.tmp $@
+
 results/%.csv: experiments/%.ini bin/bloomlab
 	./bin/bloomlab run $< -o $@ --scale $(SCALE) --threads $(THREADS)
 
@@ -113,9 +116,13 @@ report: $(if $(wildcard scripts/report.py),results/REPORT.md)
 full:
 	$(MAKE) SCALE=full RESULTS_DIR=results/full all
 
+# Speed lives here, never in the tests.
 bench: bin/bloomlab
-	./bin/bloomlab run experiments/bench.ini -o results/bench.csv --threads 1
-	cd plots && gnuplot bench.gp
+	sh scripts/bench.sh
+
+# libFuzzer harnesses (clang); bounded time per harness: FUZZ_SECONDS.
+fuzz: deps
+	$(MAKE) -f tests/fuzz/fuzz.mk
 
 clean:
 	rm -rf bin build

@@ -139,12 +139,16 @@ static inline uint64_t reduce(uint64_t u, uint64_t range)
     return (uint64_t)(((pcg_u128)u * range) >> 64);
 }
 
+/* Positions computed (and prefetched) in a batch's first pass; beyond them
+ * a key's positions are computed as they are needed. */
+#define EARLY_POSITIONS 2
+
 /* One key's walk through its k positions. */
 typedef struct {
     probe p;
     uint64_t base;     /* blocked layouts: the block's first bit */
-    uint64_t first;    /* position 0, computed early so it can be prefetched */
     uint32_t h32;      /* splitblock */
+    uint64_t early[EARLY_POSITIONS];
 } cursor;
 
 ALWAYS_INLINE uint64_t cursor_position(layout_kind L, scheme_kind S, const filter *f,
@@ -177,13 +181,15 @@ ALWAYS_INLINE void cursor_start(layout_kind L, scheme_kind S, const filter *f, c
     } else if (L == LAYOUT_BLOCKED512 || L == LAYOUT_REGISTER64) {
         c->base = reduce(probe_next(S, ctx, &c->p), f->blocks) * layout_block_bits(L);
     }
-    c->first = cursor_position(L, S, f, ctx, c, 0);
+    unsigned early = f->k < EARLY_POSITIONS ? f->k : EARLY_POSITIONS;
+    for (unsigned i = 0; i < early; i++)
+        c->early[i] = cursor_position(L, S, f, ctx, c, i);
 }
 
 ALWAYS_INLINE uint64_t cursor_at(layout_kind L, scheme_kind S, const filter *f,
                                  const scheme_ctx *ctx, cursor *c, unsigned i)
 {
-    return i == 0 ? c->first : cursor_position(L, S, f, ctx, c, i);
+    return i < EARLY_POSITIONS ? c->early[i] : cursor_position(L, S, f, ctx, c, i);
 }
 
 ALWAYS_INLINE void prefetch_position(layout_kind L, const filter *f, uint64_t pos, int write)
@@ -205,9 +211,14 @@ static inline void counter_add(filter *f, uint64_t i, int delta)
     f->words[i >> 4] += (uint64_t)(int64_t)delta << ((i & 15) * 4);
 }
 
+/* The k-loops below read the bit array through a local pointer and k from
+ * a local: stores into the array could alias the filter's fields, and the
+ * compiler would reload them after every store. */
 ALWAYS_INLINE void key_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx, cursor *c)
 {
-    for (unsigned i = 0; i < f->k; i++) {
+    uint64_t *words = f->words;
+    const unsigned k = f->k;
+    for (unsigned i = 0; i < k; i++) {
         uint64_t pos = cursor_at(L, S, f, ctx, c, i);
         if (L == LAYOUT_COUNTING) {
             if (counter_get(f, pos) == COUNTER_MAX)
@@ -215,17 +226,18 @@ ALWAYS_INLINE void key_insert(layout_kind L, scheme_kind S, filter *f, const sch
             else
                 counter_add(f, pos, 1);
         } else {
-            f->words[pos >> 6] |= 1ULL << (pos & 63);
+            words[pos >> 6] |= 1ULL << (pos & 63);
         }
     }
 }
 
 ALWAYS_INLINE int key_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx, cursor *c)
 {
-    for (unsigned i = 0; i < f->k; i++) {
+    const uint64_t *words = f->words;
+    const unsigned k = f->k;
+    for (unsigned i = 0; i < k; i++) {
         uint64_t pos = cursor_at(L, S, f, ctx, c, i);
-        int set = L == LAYOUT_COUNTING ? counter_get(f, pos) != 0
-                                       : (int)((f->words[pos >> 6] >> (pos & 63)) & 1u);
+        int set = L == LAYOUT_COUNTING ? counter_get(f, pos) != 0 : (int)((words[pos >> 6] >> (pos & 63)) & 1u);
         if (!set)
             return 0;
     }
@@ -234,7 +246,8 @@ ALWAYS_INLINE int key_query(layout_kind L, scheme_kind S, const filter *f, const
 
 ALWAYS_INLINE void key_remove(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx, cursor *c)
 {
-    for (unsigned i = 0; i < f->k; i++) {
+    const unsigned k = f->k;
+    for (unsigned i = 0; i < k; i++) {
         uint64_t pos = cursor_at(L, S, f, ctx, c, i);
         if (L != LAYOUT_COUNTING) {
             f->words[pos >> 6] &= ~(1ULL << (pos & 63));
@@ -252,9 +265,12 @@ ALWAYS_INLINE void key_remove(layout_kind L, scheme_kind S, filter *f, const sch
 ALWAYS_INLINE void batch_start(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
                                const key_batch *keys, cursor *c, int write)
 {
+    int one_line = layout_block_bits(L) > 1; /* a blocked key touches one line */
+    unsigned early = f->k < EARLY_POSITIONS ? f->k : EARLY_POSITIONS;
     for (size_t j = 0; j < keys->count; j++) {
         cursor_start(L, S, f, ctx, &c[j], keys->ptr[j], keys->len[j], keys->id[j]);
-        prefetch_position(L, f, c[j].first, write);
+        for (unsigned i = 0; i < (one_line ? 1u : early < 2 ? early : 2u); i++)
+            prefetch_position(L, f, c[j].early[i], write);
     }
 }
 

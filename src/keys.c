@@ -303,40 +303,46 @@ void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side sid
 {
     uint64_t offset = mix64(trial_seed);
     out->count = count;
-    for (size_t i = 0; i < count; i++) {
-        uint64_t index = first + i;
-        uint64_t id = 2 * index + (uint64_t)side;
-        out->id[i] = id;
-        switch (ks->kind) {
-        case KS_RANDOM64:
-            put_le64(out->store[i], mix64(id + offset));
+    for (size_t i = 0; i < count; i++)
+        out->id[i] = 2 * (first + i) + (uint64_t)side;
+    /* one loop per kind: the switch stays out of the per-key work */
+    switch (ks->kind) {
+    case KS_RANDOM64:
+        for (size_t i = 0; i < count; i++) {
+            put_le64(out->store[i], mix64(out->id[i] + offset));
             out->ptr[i] = out->store[i];
             out->len[i] = 8;
-            break;
-        case KS_SEQ64:
-            put_le64(out->store[i], side == KEY_PRESENT ? index : (1ULL << 63) + index);
+        }
+        break;
+    case KS_SEQ64:
+        for (size_t i = 0; i < count; i++) {
+            put_le64(out->store[i], (side == KEY_PRESENT ? 0 : 1ULL << 63) + first + i);
             out->ptr[i] = out->store[i];
             out->len[i] = 8;
-            break;
-        case KS_URLS:
-            out->len[i] = (uint32_t)make_url(mix64(id + offset), out->store[i]);
+        }
+        break;
+    case KS_URLS:
+        for (size_t i = 0; i < count; i++) {
+            out->len[i] = (uint32_t)make_url(mix64(out->id[i] + offset), out->store[i]);
             out->ptr[i] = out->store[i];
-            break;
-        case KS_COURSE: {
-            const char *w = side == KEY_PRESENT ? COURSE_PRESENT[index] : COURSE_ABSENT[index];
+        }
+        break;
+    case KS_COURSE:
+        for (size_t i = 0; i < count; i++) {
+            const char *w = side == KEY_PRESENT ? COURSE_PRESENT[first + i] : COURSE_ABSENT[first + i];
             out->ptr[i] = (const unsigned char *)w;
             out->len[i] = (uint32_t)strlen(w);
-            break;
         }
-        case KS_WORDS: {
-            /* Absent words follow the n present ones in the permuted order. */
-            uint64_t place = side == KEY_PRESENT ? index : n + index;
+        break;
+    case KS_WORDS:
+        /* absent words follow the n present ones in the permuted order */
+        for (size_t i = 0; i < count; i++) {
+            uint64_t place = (side == KEY_PRESENT ? 0 : n) + first + i;
             uint64_t w = permute_index(place, ks->word_count, trial_seed);
             out->ptr[i] = (const unsigned char *)ks->words[w];
             out->len[i] = ks->word_len[w];
             out->id[i] = w;
-            break;
         }
-        }
+        break;
     }
 }
