@@ -9,5 +9,6 @@ int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_theory(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_calc(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const command COMMANDS[] = {
     {"sweep", cmd_sweep, "the same from flags, CSV to stdout"},
     {"theory", cmd_theory, "the formulas over a grid, as CSV"},
     {"merge", cmd_merge, "join the CSVs of shards"},
+    {"calc", cmd_calc, "sizing: any two of n, p, m give the rest"},
     {"demo", cmd_demo, "the course page's 64-bit filter, bit for bit"},
     {"list", cmd_list, "hashes, schemes, filters and key sets"},
 };
