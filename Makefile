@@ -72,7 +72,7 @@ bin/tests: $(TEST_OBJ) $(LIB_OBJ) | deps
 build/asan/bloomlab: $(ASAN_OBJ)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
-build/asan/tests: $(ASAN_TEST) $(ASAN_LIB)
+build/asan/bloomlab-tests: $(ASAN_TEST) $(ASAN_LIB)
 	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
 build/theory_ref.csv: scripts/theory_ref.py | deps
@@ -87,10 +87,10 @@ TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.
 
 # The suite runs twice: optimised, then the sanitizer build (whose CLI tests
 # run the sanitizer binary too).  Criterion's -j2 uses both cores.
-test: deps $(TEST_INPUTS) build/asan/bloomlab build/asan/tests
+test: deps $(TEST_INPUTS) build/asan/bloomlab build/asan/bloomlab-tests
 	./bin/tests -j2
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
-	  BLOOMLAB=build/asan/bloomlab ./build/asan/tests -j2
+	  BLOOMLAB=build/asan/bloomlab ./build/asan/bloomlab-tests -j2
 
 unit: deps $(TEST_INPUTS)
 	./bin/tests -j2
