@@ -18,14 +18,26 @@
  *                back exactly.
  *   ideal        no hash at all: u_i drawn by PCG32 seeded by the item's
  *                identity and the trial seed, uniform and independent: the
- *                assumption the theory makes.  Rows say hash = ideal.
+ *                assumption the theory makes.  Rows say hash = ideal.  The
+ *                filters do not reduce its u: they draw each position with
+ *                ideal_draw (exactly uniform, one PCG32 step when the range
+ *                is at most 2^32) and a bit inside a block from the top
+ *                bits of one 32-bit output.
  *
  * All arithmetic is mod 2^64.  h1 and h2 come from ONE hash of the key:
  * a 128-bit hash gives h1 = low, h2 = high; a 64-bit hash gives h1 = H and
- * h2 = H rotated by 32; a 32-bit hash gives the same in the top 32 bits
- * (h1 = H << 32, h2 = rot16(H) << 32).  So a 32-bit hash has only 2^32
- * distinct values of u: it cannot address more than 2^32 positions, and its
- * k positions are a function of 32 bits.  hash_limits measures the cost.
+ * h2 = mix64(H), a bijective remix (not a rotation: H + rot32(H) is
+ * (A + B)(2^32 + 1) and would leave u_1 only 33 bits of freedom); a 32-bit
+ * hash gives the same in the top 32 bits (h1 = H << 32, h2 = fmix32(H) << 32).
+ * So a 32-bit hash has only 2^32 distinct values of u: it cannot address
+ * more than 2^32 positions, and its k positions are a function of 32 bits.
+ * hash_limits measures the cost.
+ *
+ * The enhanced scheme's growing increment is i * ENHANCED_STEP rather than
+ * i: positions are read from the top bits of u, where an increment of a few
+ * units would never move a position.  ENHANCED_STEP is odd and close to
+ * 2^64 / golden ratio, so the cubic term spreads over the whole range, as
+ * the i(i^2 - 1)/6 term does modulo m in the original.
  */
 #ifndef BLOOMLAB_SCHEMES_H
 #define BLOOMLAB_SCHEMES_H
@@ -64,13 +76,24 @@ typedef struct {
     size_t len;
 } probe;
 
-static inline uint64_t rotl64(uint64_t v, unsigned r) { return (v << r) | (v >> ((64 - r) & 63)); }
 
 /* A hash value made 64 bits wide, its bits at the top. */
 static inline uint64_t hash_widen(hash128_t h, unsigned bits)
 {
     return bits == 32 ? h.lo << 32 : h.lo;
 }
+
+/* MurmurHash3's 32-bit finaliser: a bijection with full avalanche. */
+static inline uint32_t fmix32(uint32_t v)
+{
+    v ^= v >> 16;
+    v *= 0x85ebca6bu;
+    v ^= v >> 13;
+    v *= 0xc2b2ae35u;
+    return v ^ (v >> 16);
+}
+
+#define ENHANCED_STEP 0x9e3779b97f4a7c15ULL
 
 /* h1 and h2 from one hash, as the top comment says. */
 static inline void hash_split(hash128_t h, unsigned bits, uint64_t *h1, uint64_t *h2)
@@ -80,11 +103,11 @@ static inline void hash_split(hash128_t h, unsigned bits, uint64_t *h1, uint64_t
         *h2 = h.hi;
     } else if (bits == 64) {
         *h1 = h.lo;
-        *h2 = rotl64(h.lo, 32);
+        *h2 = mix64(h.lo);
     } else {
         uint32_t v = (uint32_t)h.lo;
         *h1 = (uint64_t)v << 32;
-        *h2 = (uint64_t)((v << 16) | (v >> 16)) << 32;
+        *h2 = (uint64_t)fmix32(v) << 32;
     }
 }
 
@@ -97,10 +120,49 @@ static inline uint64_t course_position(uint64_t h, unsigned i, unsigned log2_m)
     return (a + (uint64_t)i * b) & mask;
 }
 
-/* The PCG stream of the ideal oracle for item `id` in a trial. */
+/* The PCG stream of the ideal oracle for item `id` in a trial: pcg32_seed's
+ * two steps written out (state 0, step, add initstate, step), so that the
+ * seeding inlines.  seed_mix = mix64(trial_seed), hoisted by the caller. */
+static inline void ideal_seed_mixed(pcg32_t *rng, uint64_t trial_seed, uint64_t seed_mix, uint64_t id)
+{
+    rng->inc = (trial_seed << 1u) | 1u;
+    rng->state = (rng->inc + mix64(id ^ seed_mix)) * PCG32_MULT + rng->inc;
+}
+
 static inline void ideal_seed(pcg32_t *rng, uint64_t trial_seed, uint64_t id)
 {
-    pcg32_seed(rng, mix64(id ^ mix64(trial_seed)), trial_seed);
+    ideal_seed_mixed(rng, trial_seed, mix64(trial_seed), id);
+}
+
+/* The ideal oracle's position in [0, range): Lemire's multiply-shift with
+ * rejection, exactly uniform.  x * range / 2^w lands on each result from
+ * floor(2^w / range) or one more values of x; rejecting the 2^w mod range
+ * values whose low product part falls below that threshold leaves exactly
+ * floor(2^w / range) for each.  w = 32 (one PCG32 step per position) when
+ * range <= 2^32, else w = 64 (two steps).  The threshold's division runs
+ * only on the rare draws with low < range. */
+static inline uint64_t ideal_draw(pcg32_t *rng, uint64_t range)
+{
+    if (range > (1ULL << 32))
+        return pcg32_bounded64(rng, range);
+    uint64_t product = (uint64_t)pcg32_next(rng) * range;
+    if ((uint32_t)product < range) {
+        uint32_t threshold = (uint32_t)(((1ULL << 32) - range) % range); /* 2^32 mod range */
+        while ((uint32_t)product < threshold)
+            product = (uint64_t)pcg32_next(rng) * range;
+    }
+    return product >> 32;
+}
+
+/* Begin a hashed scheme's stream (double, enhanced, course) from the key's
+ * one hash value h of width `bits`. */
+static inline void probe_start_hashed(scheme_kind scheme, probe *p, hash128_t h, unsigned bits)
+{
+    if (scheme == SCHEME_COURSE)
+        p->x = hash_widen(h, 64);
+    else
+        hash_split(h, bits, &p->x, &p->y);
+    p->step = 0;
 }
 
 /* Begin the stream of a key.  `scheme` is a constant at every call site, so
@@ -108,6 +170,7 @@ static inline void ideal_seed(pcg32_t *rng, uint64_t trial_seed, uint64_t id)
 static inline void probe_start(scheme_kind scheme, const scheme_ctx *ctx, probe *p,
                                const void *key, size_t len, uint64_t id)
 {
+    *p = (probe){0}; /* every field defined, whatever the scheme reads */
     switch (scheme) {
     case SCHEME_IDEAL:
         ideal_seed(&p->rng, ctx->seed, id);
@@ -117,13 +180,8 @@ static inline void probe_start(scheme_kind scheme, const scheme_ctx *ctx, probe 
         p->len = len;
         p->step = 0;
         break;
-    case SCHEME_COURSE:
-        p->x = hash_widen(hasher_hash(ctx->hash, key, len, ctx->seed), 64);
-        p->step = 0;
-        break;
-    default: /* double, enhanced */
-        hash_split(hasher_hash(ctx->hash, key, len, ctx->seed), ctx->hash->bits, &p->x, &p->y);
-        p->step = 0;
+    default: /* double, enhanced, course */
+        probe_start_hashed(scheme, p, hasher_hash(ctx->hash, key, len, ctx->seed), ctx->hash->bits);
         break;
     }
 }
@@ -145,7 +203,7 @@ static inline uint64_t probe_next(scheme_kind scheme, const scheme_ctx *ctx, pro
     case SCHEME_ENHANCED:
         u = p->x;
         p->x += p->y;
-        p->y += p->step++;
+        p->y += (p->step++) * ENHANCED_STEP;
         return u;
     default: /* double */
         u = p->x;
