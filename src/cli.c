@@ -1,6 +1,7 @@
 /* cli.c -- option parsing helpers; see cli.h. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,11 +24,14 @@ const char *cli_flag_value(int argc, char **argv, int *i, const char *cmd, const
     size_t len = strlen(flag);
     if (strncmp(a, flag, len) == 0 && a[len] == '=')
         return a + len + 1;
-    if (*i + 1 >= argc) {
+    /* "--n -o FILE": -o is the next option, not the value of --n */
+    const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (next == NULL || (next[0] == '-' && (isalpha((unsigned char)next[1]) || next[1] == '-'))) {
         cli_error(cmd, "%s needs a value", flag);
         return NULL;
     }
-    return argv[++*i];
+    ++*i;
+    return next;
 }
 
 int cli_u64(const char *text, uint64_t min, uint64_t max, const char *cmd, const char *flag,
