@@ -98,6 +98,13 @@ unit: deps $(TEST_INPUTS)
 results/seed64.csv: bin/bloomlab
 	./bin/bloomlab demo --table > $@.tmp && mv $@.tmp $@
 
+# The lecture's memory figure: RSS of a GHashTable of URLs against the filter.
+results/memory.csv: bin/bloomlab
+	./bin/bloomlab memory -o $@
+
+# The course page's run is drawn against its distribution over word sets.
+plots/seed64.png: results/seed64_words.csv
+
 results/%.csv: experiments/%.ini bin/bloomlab
 	./bin/bloomlab run $< -o $@ --scale $(SCALE) --threads $(THREADS)
 

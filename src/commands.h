@@ -9,6 +9,9 @@ int cmd_run(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_theory(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_uniformity(int argc, char **argv);
 int cmd_calc(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
 
 #endif

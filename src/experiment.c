@@ -49,6 +49,7 @@ static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "doubl
 #define LIMIT_TRIALS 1e9
 #define LIMIT_M 1e15         /* far above any RAM: the memory check refuses first */
 #define LIMIT_CELLS 1000000
+#define LIMIT_WORK 1e13      /* queries x trials, n x trials of one cell */
 
 typedef struct {
     char value[G_COUNT][VALUE_MAX];
@@ -192,14 +193,29 @@ typedef struct {
 
 static int build_fail(builder *b, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Copy text with control bytes as \xNN: a value from a flag may hold a
+ * newline, and an error is one line. */
+static void printable(const char *text, char *out, size_t size)
+{
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p && used + 5 < size; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            used += (size_t)snprintf(out + used, size - used, "\\x%02x", *p);
+        else
+            out[used++] = (char)*p;
+    }
+    out[used] = '\0';
+}
+
 static int build_fail(builder *b, const char *where, const char *fmt, ...)
 {
-    char msg[700];
+    char msg[700], shown[1400];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(b->err, b->err_size, "%s: %s", where, msg);
+    printable(msg, shown, sizeof shown);
+    snprintf(b->err, b->err_size, "%s: %s", where, shown);
     return -1;
 }
 
@@ -368,6 +384,19 @@ static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, u
         return build_fail(b, r[G_FILTER].where ? r[G_FILTER].where : wm, "%s", why);
     if (keyset_check(b->e->keysets[c->keys], c->n, c->queries, why, sizeof why) != 0)
         return build_fail(b, r[G_KEYS].where ? r[G_KEYS].where : wm, "%s", why);
+    /* The work of one cell, in keys hashed: past LIMIT_WORK it would run for
+     * days (at ~10 ns a key), and the pooled counts approach 2^64. */
+    double queries_total = (double)c->queries * (double)c->trials, inserts_total = (double)c->n * (double)c->trials;
+    if (queries_total > LIMIT_WORK)
+        return build_fail(b, r[G_QUERIES].where ? r[G_QUERIES].where : wm,
+                          "queries = %llu times trials = %llu is %.3g queries in one cell, more than %.0e (about %.0f hours at 10 ns a query)",
+                          (unsigned long long)c->queries, (unsigned long long)c->trials, queries_total, LIMIT_WORK,
+                          queries_total * 10e-9 / 3600);
+    if (inserts_total > LIMIT_WORK)
+        return build_fail(b, r[G_N].where ? r[G_N].where : wm,
+                          "n = %llu times trials = %llu is %.3g inserts in one cell, more than %.0e (about %.0f hours at 10 ns an insert)",
+                          (unsigned long long)c->n, (unsigned long long)c->trials, inserts_total, LIMIT_WORK,
+                          inserts_total * 10e-9 / 3600);
     if (c->deletes > c->n)
         return build_fail(b, r[G_DELETES].where, "deletes = %llu is more than n = %llu",
                           (unsigned long long)c->deletes, (unsigned long long)c->n);

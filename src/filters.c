@@ -1,4 +1,28 @@
-/* filters.c -- the layouts of filters.h and their stamped batch loops. */
+/* filters.c -- the layouts of filters.h and their stamped batch loops.
+ *
+ * Speed.  Every (layout, scheme) pair gets its own loops (STAMP below), so
+ * neither choice is a branch inside them.  A batch is worked in passes:
+ *
+ *   hash     one indirect call hashes the whole batch (batch_hasher_for):
+ *            xxh3_64 and xxh3_128 are compiled in here with XXH_INLINE_ALL,
+ *            so XXH3 inlines into that loop; any other hash goes through its
+ *            function pointer, once per key.
+ *   insert   all k positions of every key are computed and their lines
+ *            prefetched for writing, then the bits are set: up to 32 k
+ *            misses in flight (bulk insert).
+ *   query    blocked layouts: the key's one line is prefetched, then its k
+ *            bits are tested without a branch per bit.  Other layouts go in
+ *            phases of 1, 2, 4, ... positions: a phase prefetches the next
+ *            positions of every key still alive, then tests them and drops
+ *            the keys that found a zero (early exit).  An absent key at fill
+ *            f touches 1 + 2f + 4f^3 + ... lines (2.5 at f = 1/2, k = 7,
+ *            against the sum_{i<k} f^i = 1.98 it needs); in exchange a batch
+ *            makes about log2(k) round trips to memory, not k, and the
+ *            misses of one phase overlap.
+ *
+ * The answers and the bits are those of filter_insert_one/filter_query_one,
+ * the one-key reference, bit for bit (tests/test_batch.c).
+ */
 #define _GNU_SOURCE
 #include "filters.h"
 
@@ -6,6 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+/* XXH3 compiled into this file: private copies, so the hot loops inline them. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
@@ -139,183 +167,535 @@ static inline uint64_t reduce(uint64_t u, uint64_t range)
     return (uint64_t)(((pcg_u128)u * range) >> 64);
 }
 
-/* Positions computed (and prefetched) in a batch's first pass; beyond them
- * a key's positions are computed as they are needed. */
-#define EARLY_POSITIONS 2
+/* ---- hashing a batch ------------------------------------------------------ */
+
+/* out[j] = the key's (h1, h2) of schemes.h (hash_split) when split, else
+ * its raw hash value (the course scheme wants that). */
+typedef void (*batch_hash_fn)(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split);
+
+static void batch_hash_generic(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
+{
+    const unsigned bits = h->bits;
+    for (size_t j = 0; j < keys->count; j++) {
+        out[j] = hasher_hash(h, keys->ptr[j], keys->len[j], seed);
+        if (split)
+            hash_split(out[j], bits, &out[j].lo, &out[j].hi);
+    }
+}
+
+/* The same values as the registry's libxxhash calls: XXH3's output is fixed
+ * by its specification since 0.8.0 (tests/test_batch.c compares them).  An
+ * 8-byte key goes straight to XXH3's 4-to-8-byte routine with the length a
+ * constant, so that its seed arithmetic is hoisted out of the loop. */
+ALWAYS_INLINE uint64_t xxh3_64_key(const unsigned char *p, size_t len, uint64_t seed)
+{
+    if (len == 8)
+        return XXH3_len_4to8_64b(p, 8, XXH3_kSecret, seed);
+    return XXH3_64bits_withSeed(p, len, seed);
+}
+
+static void batch_hash_xxh3_64(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
+{
+    (void)h;
+    const size_t count = keys->count;
+    if (split) {
+        for (size_t j = 0; j < count; j++) {
+            out[j] = (hash128_t){xxh3_64_key(keys->ptr[j], keys->len[j], seed), 0};
+            hash_split(out[j], 64, &out[j].lo, &out[j].hi);
+        }
+    } else {
+        for (size_t j = 0; j < count; j++)
+            out[j] = (hash128_t){xxh3_64_key(keys->ptr[j], keys->len[j], seed), 0};
+    }
+}
+
+static void batch_hash_xxh3_128(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
+{
+    (void)h;
+    (void)split; /* a 128-bit hash splits into its own halves */
+    for (size_t j = 0; j < keys->count; j++) {
+        XXH128_hash_t r = keys->len[j] == 8 ? XXH3_len_4to8_128b(keys->ptr[j], 8, XXH3_kSecret, seed)
+                                            : XXH3_128bits_withSeed(keys->ptr[j], keys->len[j], seed);
+        out[j] = (hash128_t){r.low64, r.high64};
+    }
+}
+
+/* A registry hash known here by its name (a plugin's name starts "plugin:"). */
+static batch_hash_fn batch_hasher_for(const hasher *h)
+{
+    if (h->user == NULL && h->bits == 64 && memcmp(h->name, "xxh3_64", 8) == 0)
+        return batch_hash_xxh3_64;
+    if (h->user == NULL && h->bits == 128 && memcmp(h->name, "xxh3_128", 9) == 0)
+        return batch_hash_xxh3_128;
+    return batch_hash_generic;
+}
+
+/* ---- one key's positions -------------------------------------------------- */
+
+/* What stays fixed for a batch, copied out of the filter and the context so
+ * that stores into the bit array cannot make the compiler reload it. */
+typedef struct {
+    uint64_t m;
+    uint64_t blocks;
+    unsigned k;
+    unsigned hash_bits;
+    uint64_t seed_mix;      /* ideal: mix64(trial seed) */
+    const uint64_t *slice;  /* partitioned: slice_start */
+    scheme_ctx ctx;
+} batch_env;
+
+ALWAYS_INLINE void env_init(batch_env *e, scheme_kind S, const filter *f, const scheme_ctx *ctx)
+{
+    e->m = f->m;
+    e->blocks = f->blocks;
+    e->k = f->k;
+    e->slice = f->slice_start;
+    e->ctx = *ctx;
+    e->hash_bits = S == SCHEME_IDEAL ? 64 : ctx->hash->bits;
+    e->seed_mix = S == SCHEME_IDEAL ? mix64(ctx->seed) : 0;
+}
+
+static int scheme_is_hashed(scheme_kind S)
+{
+    return S == SCHEME_DOUBLE || S == SCHEME_ENHANCED || S == SCHEME_COURSE;
+}
 
 /* One key's walk through its k positions. */
 typedef struct {
     probe p;
-    uint64_t base;     /* blocked layouts: the block's first bit */
-    uint32_t h32;      /* splitblock */
-    uint64_t early[EARLY_POSITIONS];
+    uint64_t base;  /* blocked layouts: the block's first bit */
+    uint32_t h32;   /* splitblock */
 } cursor;
 
-ALWAYS_INLINE uint64_t cursor_position(layout_kind L, scheme_kind S, const filter *f,
-                                       const scheme_ctx *ctx, cursor *c, unsigned i)
+/* A bit inside a block of 2^log2_bits: the top bits of the next value. */
+ALWAYS_INLINE uint64_t block_offset(scheme_kind S, batch_env *e, cursor *c, unsigned log2_bits)
+{
+    if (S == SCHEME_IDEAL)
+        return pcg32_next(&c->p.rng) >> (32 - log2_bits);
+    /* Not the top bits of u itself: with double hashing the top bits of h1
+     * chose the block, so every key of a block would start at the same
+     * offset.  The bits just below the block choice are independent of it. */
+    return (probe_next(S, &e->ctx, &c->p) * e->blocks) >> (64 - log2_bits);
+}
+
+/* Position i of the key (positions come in order 0, 1, ..., k-1). */
+ALWAYS_INLINE uint64_t cursor_position(layout_kind L, scheme_kind S, batch_env *e, cursor *c, unsigned i)
 {
     switch (L) {
     case LAYOUT_PARTITIONED: {
-        uint64_t lo = f->slice_start[i];
-        return lo + reduce(probe_next(S, ctx, &c->p), f->slice_start[i + 1] - lo);
+        uint64_t lo = e->slice[i], range = e->slice[i + 1] - lo;
+        return lo + (S == SCHEME_IDEAL ? ideal_draw(&c->p.rng, range) : reduce(probe_next(S, &e->ctx, &c->p), range));
     }
     case LAYOUT_BLOCKED512:
-        return c->base + (probe_next(S, ctx, &c->p) >> 55);
+        return c->base + block_offset(S, e, c, 9);
     case LAYOUT_REGISTER64:
-        return c->base + (probe_next(S, ctx, &c->p) >> 58);
+        return c->base + block_offset(S, e, c, 6);
     case LAYOUT_SPLITBLOCK:
         return c->base + 32u * i + ((c->h32 * SPLITBLOCK_SALT[i]) >> 27);
     default: /* standard, counting */
-        return reduce(probe_next(S, ctx, &c->p), f->m);
+        return S == SCHEME_IDEAL ? ideal_draw(&c->p.rng, e->m) : reduce(probe_next(S, &e->ctx, &c->p), e->m);
     }
 }
 
-ALWAYS_INLINE void cursor_start(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                cursor *c, const void *key, size_t len, uint64_t id)
+/* Begin a key: its stream (from its hash h for the hashed schemes) and, for
+ * the blocked layouts, its block. */
+ALWAYS_INLINE void cursor_start(layout_kind L, scheme_kind S, batch_env *e, cursor *c, const void *key,
+                                size_t len, uint64_t id, hash128_t h)
 {
-    probe_start(S, ctx, &c->p, key, len, id);
+    if (S == SCHEME_IDEAL) {
+        ideal_seed_mixed(&c->p.rng, e->ctx.seed, e->seed_mix, id);
+    } else if (S == SCHEME_COURSE) {
+        probe_start_hashed(S, &c->p, h, e->hash_bits);
+    } else if (scheme_is_hashed(S)) { /* h is (h1, h2) already: batch_hash split it */
+        c->p.x = h.lo;
+        c->p.y = h.hi;
+        c->p.step = 0;
+    } else
+        probe_start(S, &e->ctx, &c->p, key, len, id);
     if (L == LAYOUT_SPLITBLOCK) {
-        uint64_t h = probe_next(S, ctx, &c->p);
-        c->base = (((h >> 32) * f->blocks) >> 32) * 256;
-        c->h32 = (uint32_t)h;
+        uint64_t u = probe_next(S, &e->ctx, &c->p);
+        c->base = (((u >> 32) * e->blocks) >> 32) * 256;
+        c->h32 = (uint32_t)u;
     } else if (L == LAYOUT_BLOCKED512 || L == LAYOUT_REGISTER64) {
-        c->base = reduce(probe_next(S, ctx, &c->p), f->blocks) * layout_block_bits(L);
+        uint64_t block = S == SCHEME_IDEAL ? ideal_draw(&c->p.rng, e->blocks)
+                                           : reduce(probe_next(S, &e->ctx, &c->p), e->blocks);
+        c->base = block * layout_block_bits(L);
     }
-    unsigned early = f->k < EARLY_POSITIONS ? f->k : EARLY_POSITIONS;
-    for (unsigned i = 0; i < early; i++)
-        c->early[i] = cursor_position(L, S, f, ctx, c, i);
 }
 
-ALWAYS_INLINE uint64_t cursor_at(layout_kind L, scheme_kind S, const filter *f,
-                                 const scheme_ctx *ctx, cursor *c, unsigned i)
+static int layout_is_blocked(layout_kind L) { return layout_block_bits(L) > 1; }
+
+/* The word holding position pos (a bit, or a 4-bit counter). */
+ALWAYS_INLINE uint64_t word_of(layout_kind L, uint64_t pos) { return L == LAYOUT_COUNTING ? pos >> 4 : pos >> 6; }
+
+static inline unsigned counter_get(const uint64_t *words, uint64_t i)
 {
-    return i < EARLY_POSITIONS ? c->early[i] : cursor_position(L, S, f, ctx, c, i);
+    return (unsigned)(words[i >> 4] >> ((i & 15) * 4)) & 15u;
 }
 
-ALWAYS_INLINE void prefetch_position(layout_kind L, const filter *f, uint64_t pos, int write)
+static inline void counter_add(uint64_t *words, uint64_t i, int delta)
 {
-    uint64_t bit = L == LAYOUT_COUNTING ? 4 * pos : pos;
-    if (write)
-        __builtin_prefetch(&f->words[bit >> 6], 1, 3);
-    else
-        __builtin_prefetch(&f->words[bit >> 6], 0, 3);
+    words[i >> 4] += (uint64_t)(int64_t)delta << ((i & 15) * 4);
 }
 
-static inline unsigned counter_get(const filter *f, uint64_t i)
+ALWAYS_INLINE int position_set(layout_kind L, const uint64_t *words, uint64_t pos)
 {
-    return (unsigned)(f->words[i >> 4] >> ((i & 15) * 4)) & 15u;
+    if (L == LAYOUT_COUNTING)
+        return counter_get(words, pos) != 0;
+    return (int)((words[pos >> 6] >> (pos & 63)) & 1u);
 }
 
-static inline void counter_add(filter *f, uint64_t i, int delta)
+/* Set (or count) one position; returns 1 when a counter was saturated. */
+ALWAYS_INLINE unsigned position_add(layout_kind L, uint64_t *words, uint64_t pos)
 {
-    f->words[i >> 4] += (uint64_t)(int64_t)delta << ((i & 15) * 4);
+    if (L != LAYOUT_COUNTING) {
+        words[pos >> 6] |= 1ULL << (pos & 63);
+        return 0;
+    }
+    if (counter_get(words, pos) == COUNTER_MAX)
+        return 1;
+    counter_add(words, pos, 1);
+    return 0;
 }
 
-/* The k-loops below read the bit array through a local pointer and k from
- * a local: stores into the array could alias the filter's fields, and the
- * compiler would reload them after every store. */
-ALWAYS_INLINE void key_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx, cursor *c)
+/* Hash the batch (hashed schemes only). */
+ALWAYS_INLINE void batch_hash(scheme_kind S, const scheme_ctx *ctx, const key_batch *keys, hash128_t *hv)
 {
+    if (scheme_is_hashed(S))
+        batch_hasher_for(ctx->hash)(ctx->hash, ctx->seed, keys, hv, S != SCHEME_COURSE);
+}
+
+/* ---- the batch loops ------------------------------------------------------ */
+
+ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
+                                const key_batch *keys)
+{
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t hv[KEY_BATCH];
+    batch_hash(S, ctx, keys, hv);
     uint64_t *words = f->words;
-    const unsigned k = f->k;
-    for (unsigned i = 0; i < k; i++) {
-        uint64_t pos = cursor_at(L, S, f, ctx, c, i);
-        if (L == LAYOUT_COUNTING) {
-            if (counter_get(f, pos) == COUNTER_MAX)
-                f->saturations++;
-            else
-                counter_add(f, pos, 1);
-        } else {
-            words[pos >> 6] |= 1ULL << (pos & 63);
+    const unsigned k = e.k;
+    const size_t count = keys->count;
+    uint64_t pos[KEY_BATCH * FILTER_K_MAX];
+    for (size_t j = 0; j < count; j++) {
+        cursor c;
+        cursor_start(L, S, &e, &c, keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        if (layout_is_blocked(L))
+            __builtin_prefetch(&words[c.base >> 6], 1, 3);
+        for (unsigned i = 0; i < k; i++) {
+            uint64_t p = cursor_position(L, S, &e, &c, i);
+            pos[j * k + i] = p;
+            if (!layout_is_blocked(L))
+                __builtin_prefetch(&words[word_of(L, p)], 1, 3);
         }
     }
+    uint64_t saturated = 0;
+    for (size_t t = 0; t < count * k; t++)
+        saturated += position_add(L, words, pos[t]);
+    if (L == LAYOUT_COUNTING)
+        f->saturations += saturated;
 }
 
-ALWAYS_INLINE int key_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx, cursor *c)
+/* Blocked layouts: one line per key, all k bits tested. */
+ALWAYS_INLINE size_t batch_query_blocked(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                         const key_batch *keys, unsigned char *answer)
 {
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t hv[KEY_BATCH];
+    batch_hash(S, ctx, keys, hv);
     const uint64_t *words = f->words;
-    const unsigned k = f->k;
-    for (unsigned i = 0; i < k; i++) {
-        uint64_t pos = cursor_at(L, S, f, ctx, c, i);
-        int set = L == LAYOUT_COUNTING ? counter_get(f, pos) != 0 : (int)((words[pos >> 6] >> (pos & 63)) & 1u);
-        if (!set)
-            return 0;
+    const unsigned k = e.k;
+    const size_t count = keys->count;
+    cursor c[KEY_BATCH];
+    for (size_t j = 0; j < count; j++) {
+        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        __builtin_prefetch(&words[c[j].base >> 6], 0, 3);
     }
-    return 1;
+    size_t yes = 0;
+    for (size_t j = 0; j < count; j++) {
+        int all = 1;
+        for (unsigned i = 0; i < k; i++)
+            all &= position_set(L, words, cursor_position(L, S, &e, &c[j], i));
+        yes += (size_t)all;
+        if (answer != NULL)
+            answer[j] = (unsigned char)all;
+    }
+    return yes;
 }
 
-ALWAYS_INLINE void key_remove(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx, cursor *c)
+/* Unblocked layouts: in phases, as the top comment says.  Phase p computes
+ * and prefetches the next 2^p positions (1, 2, 4, ...) of every key still
+ * alive, then tests them without a branch per bit and keeps the keys that
+ * found them all set.  Doubling keeps the round trips to memory at about
+ * log2(k) per batch while an absent key (alive after i positions with
+ * probability f^i) computes few positions past the first zero. */
+ALWAYS_INLINE size_t batch_query_phases(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                        const key_batch *keys, unsigned char *answer)
 {
-    const unsigned k = f->k;
-    for (unsigned i = 0; i < k; i++) {
-        uint64_t pos = cursor_at(L, S, f, ctx, c, i);
-        if (L != LAYOUT_COUNTING) {
-            f->words[pos >> 6] &= ~(1ULL << (pos & 63));
-            continue;
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t hv[KEY_BATCH];
+    batch_hash(S, ctx, keys, hv);
+    const uint64_t *words = f->words;
+    const unsigned k = e.k;
+    const size_t count = keys->count;
+    cursor c[KEY_BATCH];
+    uint64_t pos[KEY_BATCH * FILTER_K_MAX];
+    unsigned char alive[KEY_BATCH];
+    for (size_t j = 0; j < count; j++) { /* phase 0: position 0 */
+        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        pos[j * k] = cursor_position(L, S, &e, &c[j], 0);
+        __builtin_prefetch(&words[word_of(L, pos[j * k])], 0, 3);
+    }
+    size_t live = 0;
+    for (size_t j = 0; j < count; j++) {
+        alive[live] = (unsigned char)j;
+        live += (size_t)position_set(L, words, pos[j * k]);
+    }
+    for (unsigned done = 1, window = 2; done < k && live > 0; window *= 2) {
+        const unsigned end = k - done < window ? k : done + window;
+        for (size_t s = 0; s < live; s++) {
+            const unsigned j = alive[s];
+            for (unsigned i = done; i < end; i++) {
+                uint64_t p = cursor_position(L, S, &e, &c[j], i);
+                pos[j * k + i] = p;
+                __builtin_prefetch(&words[word_of(L, p)], 0, 3);
+            }
         }
-        unsigned v = counter_get(f, pos);
-        if (v == 0)
-            f->bad_deletes++;
-        else if (v != COUNTER_MAX)
-            counter_add(f, pos, -1);
+        size_t next = 0;
+        for (size_t s = 0; s < live; s++) {
+            const unsigned j = alive[s];
+            int all = 1;
+            for (unsigned i = done; i < end; i++)
+                all &= position_set(L, words, pos[j * k + i]);
+            alive[next] = (unsigned char)j;
+            next += (size_t)all;
+        }
+        live = next;
+        done = end;
+    }
+    if (answer != NULL) {
+        memset(answer, 0, count);
+        for (size_t s = 0; s < live; s++)
+            answer[alive[s]] = 1;
+    }
+    return live;
+}
+
+/* Unblocked layouts: in rounds. */
+ALWAYS_INLINE size_t batch_query_rounds(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                        const key_batch *keys, unsigned char *answer)
+{
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t hv[KEY_BATCH];
+    batch_hash(S, ctx, keys, hv);
+    const uint64_t *words = f->words;
+    const unsigned k = e.k;
+    const size_t count = keys->count;
+    cursor c[KEY_BATCH];
+    uint64_t pos[KEY_BATCH];
+    unsigned char alive[KEY_BATCH];
+    for (size_t j = 0; j < count; j++) {
+        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        pos[j] = cursor_position(L, S, &e, &c[j], 0);
+        __builtin_prefetch(&words[word_of(L, pos[j])], 0, 3);
+        alive[j] = (unsigned char)j;
+    }
+    size_t live = count;
+    for (unsigned i = 0; i + 1 < k && live > 0; i++) {
+        size_t next = 0;
+        for (size_t s = 0; s < live; s++) {
+            unsigned j = alive[s];
+            alive[next] = (unsigned char)j;
+            next += (size_t)position_set(L, words, pos[j]);
+        }
+        live = next;
+        for (size_t s = 0; s < live; s++) {
+            unsigned j = alive[s];
+            pos[j] = cursor_position(L, S, &e, &c[j], i + 1);
+            __builtin_prefetch(&words[word_of(L, pos[j])], 0, 3);
+        }
+    }
+    size_t yes = 0;
+    if (answer != NULL)
+        memset(answer, 0, count);
+    for (size_t s = 0; s < live; s++) {
+        unsigned j = alive[s];
+        int set = position_set(L, words, pos[j]);
+        yes += (size_t)set;
+        if (answer != NULL)
+            answer[j] = (unsigned char)set;
+    }
+    return yes;
+}
+
+/* Direct: one key at a time with early exit, first position prefetched. */
+ALWAYS_INLINE size_t batch_query_direct(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                        const key_batch *keys, unsigned char *answer)
+{
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t hv[KEY_BATCH];
+    batch_hash(S, ctx, keys, hv);
+    const uint64_t *words = f->words;
+    const unsigned k = e.k;
+    const size_t count = keys->count;
+    cursor c[KEY_BATCH];
+    uint64_t pos[KEY_BATCH];
+    for (size_t j = 0; j < count; j++) {
+        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        pos[j] = cursor_position(L, S, &e, &c[j], 0);
+        __builtin_prefetch(&words[word_of(L, pos[j])], 0, 3);
+    }
+    size_t yes = 0;
+    for (size_t j = 0; j < count; j++) {
+        int all = position_set(L, words, pos[j]);
+        for (unsigned i = 1; i < k && all; i++)
+            all = position_set(L, words, cursor_position(L, S, &e, &c[j], i));
+        yes += (size_t)all;
+        if (answer != NULL)
+            answer[j] = (unsigned char)all;
+    }
+    return yes;
+}
+
+/* Direct2: first two positions prefetched. */
+ALWAYS_INLINE size_t batch_query_direct2(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                        const key_batch *keys, unsigned char *answer)
+{
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t hv[KEY_BATCH];
+    batch_hash(S, ctx, keys, hv);
+    const uint64_t *words = f->words;
+    const unsigned k = e.k;
+    const size_t count = keys->count;
+    cursor c[KEY_BATCH];
+    uint64_t pos[KEY_BATCH][2];
+    const unsigned early = k < 2 ? k : 2;
+    for (size_t j = 0; j < count; j++) {
+        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        for (unsigned i = 0; i < early; i++) {
+            pos[j][i] = cursor_position(L, S, &e, &c[j], i);
+            __builtin_prefetch(&words[word_of(L, pos[j][i])], 0, 3);
+        }
+    }
+    size_t yes = 0;
+    for (size_t j = 0; j < count; j++) {
+        int all = position_set(L, words, pos[j][0]);
+        if (early > 1 && all)
+            all = position_set(L, words, pos[j][1]);
+        for (unsigned i = early; i < k && all; i++)
+            all = position_set(L, words, cursor_position(L, S, &e, &c[j], i));
+        yes += (size_t)all;
+        if (answer != NULL)
+            answer[j] = (unsigned char)all;
+    }
+    return yes;
+}
+
+ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                 const key_batch *keys, unsigned char *answer)
+{
+    if (layout_is_blocked(L))
+        return batch_query_direct2(L, S, f, ctx, keys, answer);
+    return batch_query_direct2(L, S, f, ctx, keys, answer);
+}
+
+/* Clear (plain layouts) or decrement (counting); not a hot path. */
+ALWAYS_INLINE void batch_remove(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
+                                const key_batch *keys)
+{
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t hv[KEY_BATCH];
+    batch_hash(S, ctx, keys, hv);
+    uint64_t *words = f->words;
+    for (size_t j = 0; j < keys->count; j++) {
+        cursor c;
+        cursor_start(L, S, &e, &c, keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        for (unsigned i = 0; i < e.k; i++) {
+            uint64_t pos = cursor_position(L, S, &e, &c, i);
+            if (L != LAYOUT_COUNTING) {
+                words[pos >> 6] &= ~(1ULL << (pos & 63));
+                continue;
+            }
+            unsigned v = counter_get(words, pos);
+            if (v == 0)
+                f->bad_deletes++;
+            else if (v != COUNTER_MAX)
+                counter_add(words, pos, -1);
+        }
     }
 }
 
-/* The first pass of a batch: hash every key, prefetch its first line. */
-ALWAYS_INLINE void batch_start(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                               const key_batch *keys, cursor *c, int write)
+/* ---- one key at a time: the reference ------------------------------------ */
+
+/* The key's hash through the registry's function pointer, split as
+ * cursor_start expects. */
+ALWAYS_INLINE hash128_t one_hash(scheme_kind S, const scheme_ctx *ctx, const void *key, size_t len)
 {
-    int one_line = layout_block_bits(L) > 1; /* a blocked key touches one line */
-    unsigned early = f->k < EARLY_POSITIONS ? f->k : EARLY_POSITIONS;
-    for (size_t j = 0; j < keys->count; j++) {
-        cursor_start(L, S, f, ctx, &c[j], keys->ptr[j], keys->len[j], keys->id[j]);
-        for (unsigned i = 0; i < (one_line ? 1u : early < 2 ? early : 2u); i++)
-            prefetch_position(L, f, c[j].early[i], write);
+    hash128_t h = {0, 0};
+    if (scheme_is_hashed(S)) {
+        h = hasher_hash(ctx->hash, key, len, ctx->seed);
+        if (S != SCHEME_COURSE)
+            hash_split(h, ctx->hash->bits, &h.lo, &h.hi);
     }
+    return h;
+}
+
+ALWAYS_INLINE void one_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx, const void *key,
+                              size_t len, uint64_t id)
+{
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t h = one_hash(S, ctx, key, len);
+    cursor c;
+    cursor_start(L, S, &e, &c, key, len, id, h);
+    for (unsigned i = 0; i < e.k; i++)
+        f->saturations += position_add(L, f->words, cursor_position(L, S, &e, &c, i));
+}
+
+ALWAYS_INLINE int one_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx, const void *key,
+                            size_t len, uint64_t id)
+{
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    hash128_t h = one_hash(S, ctx, key, len);
+    cursor c;
+    cursor_start(L, S, &e, &c, key, len, id, h);
+    for (unsigned i = 0; i < e.k; i++)
+        if (!position_set(L, f->words, cursor_position(L, S, &e, &c, i)))
+            return 0;
+    return 1;
 }
 
 #define STAMP(L, S, tag)                                                                          \
     static void insert_##tag(filter *f, const scheme_ctx *ctx, const key_batch *keys)             \
     {                                                                                             \
-        cursor c[KEY_BATCH];                                                                      \
-        batch_start(L, S, f, ctx, keys, c, 1);                                                    \
-        for (size_t j = 0; j < keys->count; j++)                                                  \
-            key_insert(L, S, f, ctx, &c[j]);                                                      \
+        batch_insert(L, S, f, ctx, keys);                                                         \
     }                                                                                             \
     static size_t query_##tag(const filter *f, const scheme_ctx *ctx, const key_batch *keys,      \
                               unsigned char *answer)                                              \
     {                                                                                             \
-        cursor c[KEY_BATCH];                                                                      \
-        size_t yes = 0;                                                                           \
-        batch_start(L, S, f, ctx, keys, c, 0);                                                    \
-        for (size_t j = 0; j < keys->count; j++) {                                                \
-            int a = key_query(L, S, f, ctx, &c[j]);                                               \
-            yes += (size_t)a;                                                                     \
-            if (answer != NULL)                                                                   \
-                answer[j] = (unsigned char)a;                                                     \
-        }                                                                                         \
-        return yes;                                                                               \
+        return batch_query(L, S, f, ctx, keys, answer);                                           \
     }                                                                                             \
     static void remove_##tag(filter *f, const scheme_ctx *ctx, const key_batch *keys)             \
     {                                                                                             \
-        cursor c[KEY_BATCH];                                                                      \
-        batch_start(L, S, f, ctx, keys, c, 1);                                                    \
-        for (size_t j = 0; j < keys->count; j++)                                                  \
-            key_remove(L, S, f, ctx, &c[j]);                                                      \
+        batch_remove(L, S, f, ctx, keys);                                                         \
     }                                                                                             \
     static void insert1_##tag(filter *f, const scheme_ctx *ctx, const void *key, size_t len,      \
                               uint64_t id)                                                        \
     {                                                                                             \
-        cursor c;                                                                                 \
-        cursor_start(L, S, f, ctx, &c, key, len, id);                                             \
-        key_insert(L, S, f, ctx, &c);                                                             \
+        one_insert(L, S, f, ctx, key, len, id);                                                   \
     }                                                                                             \
     static int query1_##tag(const filter *f, const scheme_ctx *ctx, const void *key, size_t len,  \
                             uint64_t id)                                                          \
     {                                                                                             \
-        cursor c;                                                                                 \
-        cursor_start(L, S, f, ctx, &c, key, len, id);                                             \
-        return key_query(L, S, f, ctx, &c);                                                       \
+        return one_query(L, S, f, ctx, key, len, id);                                             \
     }
 
 #define STAMP_LAYOUT(L, l)                                                                        \

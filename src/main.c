@@ -17,9 +17,12 @@ static const command COMMANDS[] = {
     {"sweep", cmd_sweep, "the same from flags, CSV to stdout"},
     {"theory", cmd_theory, "the formulas over a grid, as CSV"},
     {"merge", cmd_merge, "join the CSVs of shards"},
+    {"bench", cmd_bench, "speed against filter size, beside the machine's ceiling"},
     {"calc", cmd_calc, "sizing: any two of n, p, m give the rest"},
     {"demo", cmd_demo, "the course page's 64-bit filter, bit for bit"},
     {"list", cmd_list, "hashes, schemes, filters and key sets"},
+    {"memory", cmd_memory, "RSS of an exact set (GHashTable) against a Bloom filter"},
+    {"uniformity", cmd_uniformity, "chi-square test of bit-position uniformity per hash"},
 };
 
 static void usage(FILE *out)

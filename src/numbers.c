@@ -102,9 +102,25 @@ static int list_push(number_list *list, size_t *cap, double v)
     return 0;
 }
 
+/* The item as it may appear in a one-line message: control bytes (a
+ * newline in a shell-quoted flag) become \xNN. */
+static void printable_item(const char *item, char *out, size_t size)
+{
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)item; *p && used + 5 < size; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            used += (size_t)snprintf(out + used, size - used, "\\x%02x", *p);
+        else
+            out[used++] = (char)*p;
+    }
+    out[used] = '\0';
+}
+
 static int fail(number_list *list, char *err, size_t err_size, const char *fmt, const char *item)
 {
-    snprintf(err, err_size, fmt, item);
+    char shown[4 * 256 + 8];
+    printable_item(item, shown, sizeof shown);
+    snprintf(err, err_size, fmt, shown);
     number_list_free(list);
     return -1;
 }

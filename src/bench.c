@@ -1,0 +1,850 @@
+/* bench.c -- `bloomlab bench`; see bench.h for what is timed and how the
+ * fraction of the machine's ceiling is computed. */
+#define _GNU_SOURCE
+#include "bench.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "hashes.h"
+#include "keys.h"
+#include "numbers.h"
+#include "output.h"
+#include "pcg.h"
+#include "version.h"
+
+#define CMD "bench"
+#define CHUNK 64               /* batches made per untimed key-generation step */
+#define LINE_BYTES 64
+#define READ_BATCH 32
+#define BITS_PER_KEY 10.0
+#define K_STANDARD 7u
+#define DEFAULT_MIN_BYTES (16ULL << 10)
+#define DEFAULT_MAX_BYTES (256ULL << 20)
+#define DEFAULT_OPS 1000000ULL
+#define HARNESS_BYTES (512ULL << 10) /* half the 1 MiB L2 */
+
+/* ---- lines per query (bench.h) ------------------------------------------- */
+
+double bench_lines_absent(layout_kind layout, unsigned k, double fill, double lines)
+{
+    if (layout_block_bits(layout) > 1)
+        return 1.0;
+    double fresh = lines > 1 ? 1.0 - 1.0 / lines : 0.0, sum = 0, reach = 1;
+    for (unsigned i = 0; i < k; i++) {
+        sum += reach * pow(fresh, (double)i);
+        reach *= fill;
+    }
+    return sum;
+}
+
+double bench_lines_present(layout_kind layout, unsigned k, double lines)
+{
+    if (layout_block_bits(layout) > 1)
+        return 1.0;
+    return lines * (1.0 - pow(1.0 - 1.0 / lines, (double)k));
+}
+
+int bench_parse_bytes(const char *text, uint64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        unsigned shift;
+    } SUFFIXES[] = {{"KiB", 10}, {"MiB", 20}, {"GiB", 30}, {"Ki", 10}, {"Mi", 20},
+                    {"Gi", 30},  {"K", 10},   {"M", 20},   {"G", 30}};
+    char number[64];
+    size_t len = strlen(text);
+    unsigned shift = 0;
+    for (size_t i = 0; i < sizeof SUFFIXES / sizeof SUFFIXES[0]; i++) {
+        size_t sl = strlen(SUFFIXES[i].suffix);
+        if (len > sl && strcmp(text + len - sl, SUFFIXES[i].suffix) == 0) {
+            shift = SUFFIXES[i].shift;
+            len -= sl;
+            break;
+        }
+    }
+    if (len == 0 || len >= sizeof number)
+        return -1;
+    memcpy(number, text, len);
+    number[len] = '\0';
+    double v;
+    if (number_parse(number, &v) != 0 || v < 1 || v * (double)(1ULL << shift) > 1e15)
+        return -1;
+    v *= (double)(1ULL << shift);
+    if (v != floor(v))
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* ---- clocks and memory ---------------------------------------------------- */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t peak_rss_bytes(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (uint64_t)ru.ru_maxrss * 1024u;
+}
+
+static unsigned log2_floor(uint64_t v)
+{
+    unsigned r = 0;
+    while (v >>= 1)
+        r++;
+    return r;
+}
+
+/* ---- the ceiling ---------------------------------------------------------- */
+
+typedef struct {
+    double ns_dependent;   /* per read */
+    double ns_independent; /* per read, the faster of batched and streamed */
+} ceiling;
+
+static uint64_t *line_buffer(uint64_t bytes)
+{
+    void *mem = NULL;
+    size_t align = bytes >= (4u << 20) ? (2u << 20) : 64;
+    if (posix_memalign(&mem, align, bytes) != 0)
+        return NULL;
+    if (align > 64)
+        madvise(mem, bytes, MADV_HUGEPAGE);
+    return mem;
+}
+
+/* One random cycle through all lines: line i's first word holds the next. */
+static void sattolo_cycle(uint64_t *buf, uint64_t lines, uint64_t seed)
+{
+    for (uint64_t i = 0; i < lines; i++)
+        buf[i * 8] = i;
+    pcg32_t rng;
+    pcg32_seed(&rng, seed, 7);
+    for (uint64_t i = lines - 1; i > 0; i--) {
+        uint64_t j = pcg32_bounded64(&rng, i); /* j < i: a single cycle */
+        uint64_t t = buf[i * 8];
+        buf[i * 8] = buf[j * 8];
+        buf[j * 8] = t;
+    }
+}
+
+static inline uint64_t random_line(uint64_t i, uint64_t lines)
+{
+    return (uint64_t)(((pcg_u128)mix64(i) * lines) >> 64);
+}
+
+static int measure_ceiling(uint64_t bytes, uint64_t reads, uint64_t seed, ceiling *out)
+{
+    uint64_t lines = bytes / LINE_BYTES;
+    uint64_t *buf = line_buffer(lines * LINE_BYTES);
+    if (buf == NULL)
+        return -1;
+    memset(buf, 0, lines * LINE_BYTES);
+    sattolo_cycle(buf, lines, seed);
+    uint64_t sink = 0, at = 0;
+    for (uint64_t i = 0; i < lines && i < reads; i++) /* warm: TLB and caches as a filter's */
+        at = buf[at * 8];
+    double t0 = now_seconds();
+    for (uint64_t i = 0; i < reads; i++)
+        at = buf[at * 8];
+    double t1 = now_seconds();
+    sink += at;
+    out->ns_dependent = 1e9 * (t1 - t0) / (double)reads;
+
+    uint64_t batches = (reads + READ_BATCH - 1) / READ_BATCH;
+    t0 = now_seconds();
+    for (uint64_t b = 0; b < batches; b++) {
+        uint64_t where[READ_BATCH];
+        for (unsigned j = 0; j < READ_BATCH; j++) {
+            where[j] = random_line(b * READ_BATCH + j + seed, lines) * 8;
+            __builtin_prefetch(&buf[where[j]], 0, 3);
+        }
+        for (unsigned j = 0; j < READ_BATCH; j++)
+            sink += buf[where[j]];
+    }
+    t1 = now_seconds();
+    double batched = 1e9 * (t1 - t0) / (double)(batches * READ_BATCH);
+    t0 = now_seconds();
+    for (uint64_t i = 0; i < reads; i++) {
+        __builtin_prefetch(&buf[random_line(i + READ_BATCH + seed, lines) * 8], 0, 3);
+        sink += buf[random_line(i + seed, lines) * 8];
+    }
+    t1 = now_seconds();
+    double streamed = 1e9 * (t1 - t0) / (double)reads;
+    out->ns_independent = batched < streamed ? batched : streamed;
+    free(buf);
+    __asm__ volatile("" : : "r"(sink)); /* the reads' results are used: they stay */
+    return 0;
+}
+
+/* ---- timing a filter ------------------------------------------------------ */
+
+typedef struct {
+    layout_kind layout;
+    scheme_kind scheme;
+    const hasher *hash; /* NULL for ideal */
+    const keyset *keys;
+    uint64_t m, n;
+    unsigned k;
+    uint64_t ops;
+    uint64_t seed;
+} bench_cell;
+
+typedef struct {
+    double ns_insert, ns_absent, ns_present, fill;
+    double absent_yes; /* fraction of absent keys answered "present": the FPR */
+    int present_missing;
+} bench_timing;
+
+/* Make the batches for keys [first, first + want) of one side (want <= CHUNK * KEY_BATCH). */
+static size_t make_chunk(const bench_cell *c, key_side side, uint64_t first, uint64_t want, key_batch *chunk)
+{
+    size_t b = 0;
+    for (uint64_t done = 0; done < want; b++) {
+        size_t count = want - done < KEY_BATCH ? (size_t)(want - done) : KEY_BATCH;
+        keyset_fill(c->keys, c->seed, c->n, side, first + done, count, &chunk[b]);
+        done += count;
+    }
+    return b;
+}
+
+static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops, const scheme_ctx *ctx,
+                           key_batch *chunk)
+{
+    uint64_t fills = c->n >= c->ops ? 1 : (c->ops + c->n - 1) / c->n;
+    double seconds = 0;
+    for (uint64_t r = 0; r < fills; r++) {
+        filter_clear(f);
+        for (uint64_t first = 0; first < c->n;) {
+            uint64_t want = c->n - first < CHUNK * KEY_BATCH ? c->n - first : CHUNK * KEY_BATCH;
+            size_t batches = make_chunk(c, KEY_PRESENT, first, want, chunk);
+            double t0 = now_seconds();
+            for (size_t b = 0; b < batches; b++)
+                ops->insert(f, ctx, &chunk[b]);
+            seconds += now_seconds() - t0;
+            first += want;
+        }
+    }
+    return 1e9 * seconds / ((double)fills * (double)c->n);
+}
+
+/* ns per query over c->ops keys of one side (present keys cycle through the n inserted). */
+static double time_queries(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
+                           key_side side, key_batch *chunk, uint64_t *yes_out)
+{
+    double seconds = 0;
+    uint64_t yes = 0, asked = 0;
+    while (asked < c->ops) {
+        uint64_t first = side == KEY_PRESENT ? asked % c->n : asked;
+        uint64_t room = side == KEY_PRESENT ? c->n - first : UINT64_MAX;
+        uint64_t want = c->ops - asked;
+        if (want > CHUNK * KEY_BATCH)
+            want = CHUNK * KEY_BATCH;
+        if (want > room)
+            want = room;
+        size_t batches = make_chunk(c, side, first, want, chunk);
+        double t0 = now_seconds();
+        for (size_t b = 0; b < batches; b++)
+            yes += ops->query(f, ctx, &chunk[b], NULL);
+        seconds += now_seconds() - t0;
+        asked += want;
+    }
+    *yes_out = yes;
+    return 1e9 * seconds / (double)asked;
+}
+
+static int time_filter(const bench_cell *c, bench_timing *out)
+{
+    filter f;
+    key_batch *chunk = malloc(CHUNK * sizeof *chunk);
+    if (chunk == NULL || filter_init(&f, c->layout, c->m, c->k) != 0) {
+        free(chunk);
+        return -1;
+    }
+    filter_ops ops = filter_ops_for(c->layout, c->scheme);
+    scheme_ctx ctx = {c->hash, c->seed, log2_floor(c->m)};
+    out->ns_insert = time_inserts(c, &f, &ops, &ctx, chunk);
+    out->fill = (double)filter_bits_set(&f) / (double)c->m;
+    uint64_t yes;
+    out->ns_absent = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, &yes);
+    out->absent_yes = (double)yes / (double)c->ops;
+    out->ns_present = time_queries(c, &f, &ops, &ctx, KEY_PRESENT, chunk, &yes);
+    out->present_missing = yes != c->ops;
+    filter_free(&f);
+    free(chunk);
+    return 0;
+}
+
+/* What a sweep pays per absent query: keyset_fill inside the clock. */
+static double time_harness_queries(const bench_cell *c, const filter *f, const filter_ops *ops,
+                                   const scheme_ctx *ctx)
+{
+    key_batch batch;
+    uint64_t yes = 0;
+    double t0 = now_seconds();
+    for (uint64_t i = 0; i < c->ops; i += KEY_BATCH) {
+        size_t count = c->ops - i < KEY_BATCH ? (size_t)(c->ops - i) : KEY_BATCH;
+        keyset_fill(c->keys, c->seed, c->n, KEY_ABSENT, i, count, &batch);
+        yes += ops->query(f, ctx, &batch, NULL);
+    }
+    double t1 = now_seconds();
+    __asm__ volatile("" : : "r"(yes));
+    return 1e9 * (t1 - t0) / (double)c->ops;
+}
+
+/* ---- options -------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t min_bytes, max_bytes, ops, seed;
+    int layouts[LAYOUT_COUNT];
+    const char *keys[4];
+    size_t key_count;
+    int anchors;
+    int quiet;
+    const char *output;
+} bench_options;
+
+static const char USAGE[] =
+    "usage: bloomlab bench [--max-bytes B] [--min-bytes B] [--filter LIST] [--keys LIST]\n"
+    "                      [--ops N] [--seed S] [--anchors] [-o FILE] [--quiet]\n"
+    "\n"
+    "Speed of every filter layout against its size (xxh3_64 + double, 10 bits\n"
+    "per key, k = 7; splitblock k = 8), beside the machine's own ceiling measured\n"
+    "at the same sizes: dependent (pointer-chasing) and independent (overlapped)\n"
+    "random cache-line reads.  Keys are made outside the clock.  Prints a table;\n"
+    "-o writes the same as CSV.  Single-threaded: rates are per core.\n"
+    "\n"
+    "  --min-bytes B   smallest filter (default 16K); sizes go up by 4x\n"
+    "  --max-bytes B   largest filter (default 256M; 2G for the full range)\n"
+    "  --filter LIST   layouts (default all: standard,counting,partitioned,\n"
+    "                  blocked512,register64,splitblock)\n"
+    "  --keys LIST     random64 and/or urls (default both)\n"
+    "  --ops N         timed operations per figure (default 1e6)\n"
+    "  --seed S        (default 1)\n"
+    "  --anchors       the published configurations instead (fastfilter_cpp and\n"
+    "                  libbloom at n = 1e6, 1e7, 1e8): ours beside theirs, with ratios\n"
+    "  -o FILE         CSV output (the table still goes to stdout)\n"
+    "  --quiet         no table, no progress\n"
+    "\n"
+    "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n";
+
+static int parse_layouts(const char *text, bench_options *o)
+{
+    memset(o->layouts, 0, sizeof o->layouts);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    int any = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ')
+            tok++;
+        layout_kind l;
+        if (layout_from_name(tok, &l) != 0) {
+            cli_error(CMD, "--filter: unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock)", tok);
+            return -1;
+        }
+        o->layouts[l] = 1;
+        any = 1;
+    }
+    if (!any) {
+        cli_error(CMD, "--filter: '%s' names no filter", text);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_keys(char *text, bench_options *o)
+{
+    o->key_count = 0;
+    for (char *save = NULL, *tok = strtok_r(text, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "random64") != 0 && strcmp(tok, "urls") != 0) {
+            cli_error(CMD, "--keys: '%s' is not random64 or urls", tok);
+            return -1;
+        }
+        if (o->key_count == 2) {
+            cli_error(CMD, "--keys: at most random64 and urls");
+            return -1;
+        }
+        o->keys[o->key_count++] = tok;
+    }
+    if (o->key_count == 0) {
+        cli_error(CMD, "--keys: '%s' names no key set", text);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_bytes_flag(const char *flag, const char *v, uint64_t *out)
+{
+    if (bench_parse_bytes(v, out) != 0 || *out < 4096) {
+        cli_error(CMD, "%s: '%s' is not a byte count of at least 4K (e.g. 16K, 256M, 2G)", flag, v);
+        return -1;
+    }
+    return 0;
+}
+
+/* 0 to run, 1 after --help, -1 on bad input (reported). */
+static int parse_options(int argc, char **argv, bench_options *o, char *keys_text, size_t keys_size)
+{
+    memset(o, 0, sizeof *o);
+    o->min_bytes = DEFAULT_MIN_BYTES;
+    o->max_bytes = DEFAULT_MAX_BYTES;
+    o->ops = DEFAULT_OPS;
+    o->seed = 1;
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        o->layouts[l] = 1;
+    snprintf(keys_text, keys_size, "random64,urls");
+    int keys_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+#define IS(name) (strcmp(a, name) == 0 || (strncmp(a, name "=", strlen(name) + 1) == 0))
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(USAGE, stdout);
+            return 1;
+        } else if (IS("--max-bytes")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--max-bytes")) == NULL || parse_bytes_flag("--max-bytes", v, &o->max_bytes))
+                return -1;
+        } else if (IS("--min-bytes")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--min-bytes")) == NULL || parse_bytes_flag("--min-bytes", v, &o->min_bytes))
+                return -1;
+        } else if (IS("--ops")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--ops")) == NULL || cli_u64(v, 1000, 1ULL << 40, CMD, "--ops", &o->ops))
+                return -1;
+        } else if (IS("--seed")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--seed")) == NULL || cli_u64(v, 0, UINT64_MAX, CMD, "--seed", &o->seed))
+                return -1;
+        } else if (IS("--filter")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--filter")) == NULL || parse_layouts(v, o))
+                return -1;
+        } else if (IS("--keys")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--keys")) == NULL)
+                return -1;
+            snprintf(keys_text, keys_size, "%s", v);
+            keys_given = 1;
+        } else if (IS("-o") || IS("--output")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, a[1] == 'o' ? "-o" : "--output")) == NULL)
+                return -1;
+            o->output = v;
+        } else if (strcmp(a, "--anchors") == 0) {
+            o->anchors = 1;
+        } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
+            o->quiet = 1;
+        } else {
+            cli_error(CMD, "unknown option '%s' (bloomlab bench --help)", a);
+            return -1;
+        }
+#undef IS
+    }
+    (void)keys_given;
+    if (parse_keys(keys_text, o) != 0)
+        return -1;
+    if (o->min_bytes > o->max_bytes) {
+        cli_error(CMD, "--min-bytes (%llu) is larger than --max-bytes (%llu)", (unsigned long long)o->min_bytes,
+                  (unsigned long long)o->max_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- output --------------------------------------------------------------- */
+
+static const char BENCH_HEADER[] =
+    "section,filter,hash,scheme,keys,bytes,m,n,k,bits_per_item,fill,fpr,"
+    "ns_insert,ns_absent,ns_present,mops_insert,mops_absent,mops_present,"
+    "ns_dependent,ns_independent,lines_absent,lines_present,fraction_absent,fraction_present,"
+    "anchor,anchor_insert,anchor_insert_bulk,anchor_absent,anchor_present,"
+    "ratio_insert,ratio_insert_bulk,ratio_absent,ratio_present,peak_rss_bytes";
+
+typedef struct {
+    char *text;
+    size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(sbuf *s, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int need = vsnprintf(s->text + s->len, s->cap - s->len, fmt, ap);
+        va_end(ap);
+        if (need < 0)
+            return;
+        if ((size_t)need < s->cap - s->len) {
+            s->len += (size_t)need;
+            return;
+        }
+        size_t cap = 2 * s->cap + (size_t)need;
+        char *bigger = realloc(s->text, cap);
+        if (bigger == NULL)
+            return;
+        s->text = bigger;
+        s->cap = cap;
+    }
+}
+
+/* A CSV number, blank when it does not exist. */
+static void sb_num(sbuf *s, double v)
+{
+    if (isfinite(v))
+        sb_add(s, ",%.6g", v);
+    else
+        sb_add(s, ",");
+}
+
+typedef struct {
+    const char *section, *filter, *hash, *scheme, *keys, *anchor;
+    uint64_t bytes, m, n;
+    unsigned k;
+    double v[23]; /* bits_per_item .. ratio_present, in header order (V_*) */
+} row;
+
+enum {
+    V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
+    V_NS_DEP, V_NS_INDEP, V_LINES_ABSENT, V_LINES_PRESENT, V_FRAC_ABSENT, V_FRAC_PRESENT,
+    V_A_INSERT, V_A_BULK, V_A_ABSENT, V_A_PRESENT, V_R_INSERT, V_R_BULK, V_R_ABSENT, V_R_PRESENT, V_COUNT
+};
+
+_Static_assert(sizeof(((row *)0)->v) / sizeof(double) == V_COUNT, "row values match the header");
+
+static void row_blank(row *r, const char *section)
+{
+    memset(r, 0, sizeof *r);
+    r->section = section;
+    r->filter = r->hash = r->scheme = r->keys = r->anchor = "";
+    for (size_t i = 0; i < sizeof r->v / sizeof r->v[0]; i++)
+        r->v[i] = NAN;
+}
+
+static void row_csv(sbuf *s, const row *r)
+{
+    sb_add(s, "%s,%s,%s,%s,%s", r->section, r->filter, r->hash, r->scheme, r->keys);
+    if (r->bytes)
+        sb_add(s, ",%llu,%llu,%llu,%u", (unsigned long long)r->bytes, (unsigned long long)r->m,
+               (unsigned long long)r->n, r->k);
+    else
+        sb_add(s, ",,,,");
+    for (int i = V_BPI; i < V_A_INSERT; i++)
+        sb_num(s, r->v[i]);
+    sb_add(s, ",%s", r->anchor);
+    for (int i = V_A_INSERT; i <= V_R_PRESENT; i++)
+        sb_num(s, r->v[i]);
+    sb_add(s, ",%llu\n", (unsigned long long)peak_rss_bytes());
+}
+
+static void human_bytes(uint64_t bytes, char *out, size_t size)
+{
+    if (bytes >= (1ULL << 30) && bytes % (1ULL << 30) == 0)
+        snprintf(out, size, "%lluG", (unsigned long long)(bytes >> 30));
+    else if (bytes >= (1ULL << 20) && bytes % (1ULL << 20) == 0)
+        snprintf(out, size, "%lluM", (unsigned long long)(bytes >> 20));
+    else if (bytes >= (1ULL << 10) && bytes % (1ULL << 10) == 0)
+        snprintf(out, size, "%lluK", (unsigned long long)(bytes >> 10));
+    else
+        snprintf(out, size, "%llu", (unsigned long long)bytes);
+}
+
+/* ---- the runs ------------------------------------------------------------- */
+
+typedef struct {
+    const bench_options *o;
+    const hasher *hash;
+    sbuf csv;
+    int failed;
+} bench_run;
+
+static void note(const bench_run *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(const bench_run *b, const char *fmt, ...)
+{
+    if (b->o->quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+/* m and n for a filter of about `bytes` bytes at 10 bits (counters) per key. */
+static void size_cell(layout_kind layout, uint64_t bytes, uint64_t *m, uint64_t *n, unsigned *k)
+{
+    uint64_t bits = bytes * 8;
+    *m = layout == LAYOUT_COUNTING ? bits / 4 : bits;
+    *m = layout_fit_m(layout, *m);
+    *n = (uint64_t)((double)*m / BITS_PER_KEY);
+    *k = layout == LAYOUT_SPLITBLOCK ? 8u : K_STANDARD;
+}
+
+static int run_ceiling(bench_run *b, uint64_t bytes, ceiling *c)
+{
+    uint64_t reads = b->o->ops < 4 * (bytes / LINE_BYTES) ? b->o->ops : 4 * (bytes / LINE_BYTES);
+    if (reads < 100000)
+        reads = 100000;
+    if (measure_ceiling(bytes, reads, b->o->seed, c) < 0) {
+        cli_error(CMD, "cannot allocate a %llu-byte buffer for the ceiling", (unsigned long long)bytes);
+        return -1;
+    }
+    row r;
+    row_blank(&r, "ceiling");
+    r.bytes = bytes;
+    r.v[V_NS_DEP] = c->ns_dependent;
+    r.v[V_NS_INDEP] = c->ns_independent;
+    row_csv(&b->csv, &r);
+    char hb[32];
+    human_bytes(bytes, hb, sizeof hb);
+    note(b, "%-7s ceiling      dependent %7.2f ns (%6.1f M/s)   independent %6.2f ns (%6.1f M/s)\n", hb,
+         c->ns_dependent, 1e3 / c->ns_dependent, c->ns_independent, 1e3 / c->ns_independent);
+    return 0;
+}
+
+static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name, uint64_t bytes,
+                           const ceiling *ceil_at, const char *section, bench_timing *t_out)
+{
+    bench_timing t;
+    if (time_filter(cell, &t) != 0) {
+        cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell->layout, cell->m));
+        return -1;
+    }
+    if (t.present_missing) {
+        cli_error(CMD, "%s: a present key was answered absent (a bug)", layout_name(cell->layout));
+        return -1;
+    }
+    double lines = (double)layout_bytes(cell->layout, cell->m) / LINE_BYTES;
+    row r;
+    row_blank(&r, section);
+    r.filter = layout_name(cell->layout);
+    r.hash = cell->hash ? cell->hash->name : "ideal";
+    r.scheme = scheme_name(cell->scheme);
+    r.keys = keys_name;
+    r.bytes = layout_bytes(cell->layout, cell->m);
+    r.m = cell->m;
+    r.n = cell->n;
+    r.k = cell->k;
+    r.v[V_BPI] = (double)cell->m / (double)cell->n;
+    r.v[V_FILL] = t.fill;
+    r.v[V_FPR] = t.absent_yes;
+    r.v[V_NS_INSERT] = t.ns_insert;
+    r.v[V_NS_ABSENT] = t.ns_absent;
+    r.v[V_NS_PRESENT] = t.ns_present;
+    r.v[V_MOPS_INSERT] = 1e3 / t.ns_insert;
+    r.v[V_MOPS_ABSENT] = 1e3 / t.ns_absent;
+    r.v[V_MOPS_PRESENT] = 1e3 / t.ns_present;
+    r.v[V_LINES_ABSENT] = bench_lines_absent(cell->layout, cell->k, t.fill, lines);
+    r.v[V_LINES_PRESENT] = bench_lines_present(cell->layout, cell->k, lines);
+    if (ceil_at != NULL) {
+        r.v[V_NS_DEP] = ceil_at->ns_dependent;
+        r.v[V_NS_INDEP] = ceil_at->ns_independent;
+        r.v[V_FRAC_ABSENT] = r.v[V_LINES_ABSENT] * ceil_at->ns_independent / t.ns_absent;
+        r.v[V_FRAC_PRESENT] = r.v[V_LINES_PRESENT] * ceil_at->ns_independent / t.ns_present;
+    }
+    row_csv(&b->csv, &r);
+    char hb[32];
+    human_bytes(bytes, hb, sizeof hb);
+    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (%5.1f/%5.1f/%5.1f Mops/s)",
+         hb, r.filter, keys_name, t.ns_insert, t.ns_absent, t.ns_present, r.v[V_MOPS_INSERT], r.v[V_MOPS_ABSENT],
+         r.v[V_MOPS_PRESENT]);
+    if (ceil_at != NULL)
+        note(b, "  ceiling %3.0f%%/%3.0f%% (%.2f/%.2f lines)", 100 * r.v[V_FRAC_ABSENT], 100 * r.v[V_FRAC_PRESENT],
+             r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT]);
+    note(b, "\n");
+    if (t_out != NULL)
+        *t_out = t;
+    return 0;
+}
+
+static int run_sizes(bench_run *b, keyset *const *keysets)
+{
+    const bench_options *o = b->o;
+    note(b, "bloomlab bench: xxh3_64 + double, %.0f bits per key, k = %u (splitblock 8), %llu timed ops per figure\n",
+         BITS_PER_KEY, K_STANDARD, (unsigned long long)o->ops);
+    for (uint64_t bytes = o->min_bytes;; bytes = bytes * 4 > o->max_bytes && bytes < o->max_bytes ? o->max_bytes : bytes * 4) {
+        ceiling c;
+        if (run_ceiling(b, bytes, &c) != 0)
+            return -1;
+        for (size_t ki = 0; ki < o->key_count; ki++)
+            for (int l = 0; l < LAYOUT_COUNT; l++) {
+                if (!o->layouts[l])
+                    continue;
+                bench_cell cell = {(layout_kind)l, SCHEME_DOUBLE, b->hash, keysets[ki], 0, 0, 0, o->ops, o->seed};
+                size_cell(cell.layout, bytes, &cell.m, &cell.n, &cell.k);
+                if (run_filter_cell(b, &cell, o->keys[ki], bytes, &c, "filter", NULL) != 0)
+                    return -1;
+            }
+        if (bytes >= o->max_bytes)
+            break;
+    }
+    return 0;
+}
+
+/* The harness: what a sweep pays per absent query on an L2-sized filter. */
+static int run_harness(bench_run *b, keyset *random64)
+{
+    static const scheme_kind SCHEMES[] = {SCHEME_DOUBLE, SCHEME_IDEAL};
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_BLOCKED512};
+    for (size_t s = 0; s < 2; s++)
+        for (size_t l = 0; l < 2; l++) {
+            bench_cell cell = {LAYOUTS[l], SCHEMES[s], SCHEMES[s] == SCHEME_IDEAL ? NULL : b->hash, random64, 0, 0, 0,
+                               b->o->ops, b->o->seed};
+            size_cell(cell.layout, HARNESS_BYTES, &cell.m, &cell.n, &cell.k);
+            filter f;
+            if (filter_init(&f, cell.layout, cell.m, cell.k) != 0)
+                return -1;
+            filter_ops ops = filter_ops_for(cell.layout, cell.scheme);
+            scheme_ctx ctx = {cell.hash, cell.seed, log2_floor(cell.m)};
+            key_batch batch;
+            for (uint64_t i = 0; i < cell.n; i += KEY_BATCH) {
+                size_t count = cell.n - i < KEY_BATCH ? (size_t)(cell.n - i) : KEY_BATCH;
+                keyset_fill(random64, cell.seed, cell.n, KEY_PRESENT, i, count, &batch);
+                ops.insert(&f, &ctx, &batch);
+            }
+            double ns = time_harness_queries(&cell, &f, &ops, &ctx);
+            filter_free(&f);
+            row r;
+            row_blank(&r, "harness");
+            r.filter = layout_name(cell.layout);
+            r.hash = cell.hash ? cell.hash->name : "ideal";
+            r.scheme = scheme_name(cell.scheme);
+            r.keys = "random64";
+            r.bytes = layout_bytes(cell.layout, cell.m);
+            r.m = cell.m;
+            r.n = cell.n;
+            r.k = cell.k;
+            r.v[V_BPI] = (double)cell.m / (double)cell.n;
+            r.v[V_NS_ABSENT] = ns;
+            r.v[V_MOPS_ABSENT] = 1e3 / ns;
+            row_csv(&b->csv, &r);
+            char hb[32];
+            human_bytes(HARNESS_BYTES, hb, sizeof hb);
+            note(b, "%-7s harness %-11s %-8s %-7s absent query with keyset_fill: %5.2f ns = %6.1f M queries/s\n", hb,
+                 r.filter, r.hash, r.scheme, ns, 1e3 / ns);
+        }
+    return 0;
+}
+
+/* Published figures, ns per key (bench --help names their sources). */
+typedef struct {
+    const char *name;
+    layout_kind layout;
+    double n, bits_per_key;
+    unsigned k;
+    double insert, insert_bulk, absent, present; /* NAN: not given */
+} anchor;
+
+static const anchor ANCHORS[] = {
+    {"fastfilter_cpp Bloom", LAYOUT_STANDARD, 1e6, 10, 7, 7.2, NAN, 15.2, 5.6},
+    {"fastfilter_cpp Bloom", LAYOUT_STANDARD, 1e7, 10, 7, 21.7, 18.9, 23.8, 21.2},
+    {"fastfilter_cpp Bloom", LAYOUT_STANDARD, 1e8, 10, 7, 91, 43, 61, 85},
+    {"fastfilter_cpp split-block", LAYOUT_SPLITBLOCK, 1e7, 10.67, 8, 8.5, NAN, 9.0, 9.0},
+    {"fastfilter_cpp split-block", LAYOUT_SPLITBLOCK, 1e8, 10.67, 8, 19.6, NAN, 26, 26},
+    {"libbloom (MurmurHash2)", LAYOUT_STANDARD, 1e7, 10, 7, 80, NAN, 46, 42},
+};
+
+static int run_anchors(bench_run *b, keyset *random64)
+{
+    note(b, "anchors: xxh3_64 + double on random64 keys (8 bytes), ns per key; ratio = theirs / ours\n");
+    for (size_t i = 0; i < sizeof ANCHORS / sizeof ANCHORS[0]; i++) {
+        const anchor *a = &ANCHORS[i];
+        bench_cell cell = {a->layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)a->n, a->k, b->o->ops, b->o->seed};
+        cell.m = layout_fit_m(a->layout, (uint64_t)llround(a->n * a->bits_per_key));
+        bench_timing t;
+        if (time_filter(&cell, &t) != 0) {
+            cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
+            return -1;
+        }
+        row r;
+        row_blank(&r, "anchor");
+        r.filter = layout_name(cell.layout);
+        r.hash = b->hash->name;
+        r.scheme = "double";
+        r.keys = "random64";
+        r.anchor = a->name;
+        r.bytes = layout_bytes(cell.layout, cell.m);
+        r.m = cell.m;
+        r.n = cell.n;
+        r.k = cell.k;
+        r.v[V_BPI] = (double)cell.m / (double)cell.n;
+        r.v[V_FILL] = t.fill;
+        r.v[V_FPR] = t.absent_yes;
+        r.v[V_NS_INSERT] = t.ns_insert;
+        r.v[V_NS_ABSENT] = t.ns_absent;
+        r.v[V_NS_PRESENT] = t.ns_present;
+        r.v[V_MOPS_INSERT] = 1e3 / t.ns_insert;
+        r.v[V_MOPS_ABSENT] = 1e3 / t.ns_absent;
+        r.v[V_MOPS_PRESENT] = 1e3 / t.ns_present;
+        r.v[V_A_INSERT] = a->insert;
+        r.v[V_A_BULK] = a->insert_bulk;
+        r.v[V_A_ABSENT] = a->absent;
+        r.v[V_A_PRESENT] = a->present;
+        r.v[V_R_INSERT] = a->insert / t.ns_insert;
+        r.v[V_R_BULK] = a->insert_bulk / t.ns_insert;
+        r.v[V_R_ABSENT] = a->absent / t.ns_absent;
+        r.v[V_R_PRESENT] = a->present / t.ns_present;
+        row_csv(&b->csv, &r);
+        note(b, "%-27s n=%-5.0e %5.2f b/key k=%u  insert %6.2f (theirs %5.1f%s, x%.2f)  absent %6.2f (%5.1f, x%.2f)  present %6.2f (%5.1f, x%.2f)\n",
+             a->name, a->n, r.v[V_BPI], a->k, t.ns_insert, isfinite(a->insert_bulk) ? a->insert_bulk : a->insert,
+             isfinite(a->insert_bulk) ? " bulk" : "", isfinite(a->insert_bulk) ? r.v[V_R_BULK] : r.v[V_R_INSERT],
+             t.ns_absent, a->absent, r.v[V_R_ABSENT], t.ns_present, a->present, r.v[V_R_PRESENT]);
+    }
+    return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_options o;
+    char keys_text[256];
+    int rc = parse_options(argc, argv, &o, keys_text, sizeof keys_text);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    char err[1024];
+    hasher hash;
+    if (hasher_resolve("xxh3_64", &hash, err, sizeof err) != 0) {
+        cli_error(CMD, "%s", err);
+        return 1;
+    }
+    keyset *keysets[2] = {NULL, NULL};
+    keyset *random64 = keyset_open("random64", err, sizeof err);
+    for (size_t i = 0; i < o.key_count; i++)
+        keysets[i] = keyset_open(o.keys[i], err, sizeof err);
+    bench_run b = {&o, &hash, {malloc(1 << 16), 0, 1 << 16}, 0};
+    if (b.csv.text == NULL || random64 == NULL || keysets[0] == NULL || (o.key_count > 1 && keysets[1] == NULL)) {
+        cli_error(CMD, "out of memory");
+        rc = 1;
+        goto done;
+    }
+    b.csv.text[0] = '\0';
+    sb_add(&b.csv, "# command: bloomlab");
+    for (int i = 0; i < argc; i++)
+        sb_add(&b.csv, " %s", argv[i]);
+    sb_add(&b.csv, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n%s\n", BLOOMLAB_VERSION, BLOOMLAB_GIT,
+           (unsigned long long)o.seed, (unsigned long long)o.ops, BENCH_HEADER);
+    if (o.anchors)
+        rc = run_anchors(&b, random64);
+    else
+        rc = run_harness(&b, random64) || run_sizes(&b, keysets);
+    note(&b, "peak RSS %.1f MB\n", (double)peak_rss_bytes() / 1e6);
+    if (rc != 0) {
+        rc = 1;
+        goto done;
+    }
+    if (o.output != NULL && output_write_atomic(o.output, b.csv.text, b.csv.len, CMD) != 0)
+        rc = 1;
+done:
+    free(b.csv.text);
+    keyset_close(random64);
+    for (size_t i = 0; i < 2; i++)
+        keyset_close(keysets[i]);
+    return rc;
+}

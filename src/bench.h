@@ -1,0 +1,56 @@
+/* bench.h -- `bloomlab bench`: throughput against filter size, and the
+ * machine's own random-access ceiling measured by the same command.
+ *
+ * What is timed.  Keys are made by keyset_fill in chunks of CHUNK batches
+ * outside the clock; the clock runs over the filter's batch loops only
+ * (filter_ops_for, the loops the sweep uses).  ns_insert is the mean over
+ * whole fills of an empty filter with n keys (a small filter is refilled
+ * until --ops inserts have been timed); ns_absent and ns_present are means
+ * over --ops queries of keys never inserted and of inserted keys.  The
+ * `harness` rows time what a sweep pays per query instead: keyset_fill and
+ * the query together, on an L2-sized filter.
+ *
+ * The ceiling.  For each size, a buffer of that many bytes (huge pages, as
+ * filters get) is read at random cache lines two ways:
+ *   dependent    a pointer chase through one random cycle of all lines
+ *                (Sattolo's shuffle): each read's address is the previous
+ *                read's value, so reads never overlap -- the latency.
+ *   independent  batches of 32 random lines: all 32 prefetched, then all
+ *                read (the structure of the filter loops), or a continuous
+ *                stream prefetching 32 lines ahead; the faster of the two
+ *                is the ceiling -- the throughput with misses overlapped.
+ *
+ * Fraction of the ceiling.  A query that touches L distinct cache lines
+ * cannot beat L times the independent-read time; the fraction printed is
+ *     fraction = L * ns_per_independent_line / ns_per_query.
+ * L is computed from the layout and the measured fill f:
+ *   blocked512, register64, splitblock   L = 1 (one block never straddles a
+ *                                         line: blocks are aligned and at
+ *                                         most 64 bytes);
+ *   standard, partitioned, counting       an absent key is tested at
+ *       position i only if positions 0..i-1 were all set, probability f^i
+ *       (early exit); position i lands on a line not yet touched with
+ *       probability (1 - 1/lines)^i (uniform positions over `lines` lines),
+ *       so L_absent = sum_{i<k} f^i (1 - 1/lines)^i; a present key tests all
+ *       k: L_present = lines (1 - (1 - 1/lines)^k), the expected number of
+ *       distinct lines among k uniform draws.  (Partitioned positions are
+ *       uniform within slices, not over all lines; the formula is the same
+ *       to within a line's share.)
+ * For filters far larger than the last-level cache both are ~ sum f^i and k.
+ */
+#ifndef BLOOMLAB_BENCH_H
+#define BLOOMLAB_BENCH_H
+
+#include <stdint.h>
+
+#include "filters.h"
+
+/* Expected distinct cache lines an absent / present query touches. */
+double bench_lines_absent(layout_kind layout, unsigned k, double fill, double lines);
+double bench_lines_present(layout_kind layout, unsigned k, double lines);
+
+/* A byte count: a number (numbers.h) with an optional binary suffix K, M, G
+ * (or Ki, Mi, Gi, KiB, MiB, GiB): 16K = 16384.  0, or -1 when malformed. */
+int bench_parse_bytes(const char *text, uint64_t *out);
+
+#endif

@@ -1,0 +1,33 @@
+/* fuzz_common.h -- what the libFuzzer harnesses share: which inputs they
+ * skip (those that would touch the machine rather than the parser) and a
+ * crash with a message when an invariant of the parsers' contract breaks. */
+#ifndef BLOOMLAB_FUZZ_COMMON_H
+#define BLOOMLAB_FUZZ_COMMON_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A plugin hash dlopens a file and a words:FILE key set reads one: the
+ * fuzzer must not load /usr/lib/... libraries or read /dev/urandom, so
+ * inputs that name either are skipped (their parsing is tested by hand). */
+static inline int fuzz_input_skipped(const char *text, size_t len)
+{
+    static const char *const refused[] = {"plugin", "words:", "/dev", "/proc", "/sys"};
+    for (size_t r = 0; r < sizeof refused / sizeof refused[0]; r++)
+        if (memmem(text, len, refused[r], strlen(refused[r])) != NULL)
+            return 1;
+    return 0;
+}
+
+#define FUZZ_ASSERT(cond, ...)                                                                      \
+    do {                                                                                            \
+        if (!(cond)) {                                                                              \
+            fprintf(stderr, "invariant broken: %s: ", #cond);                                      \
+            fprintf(stderr, __VA_ARGS__);                                                           \
+            fputc('\n', stderr);                                                                    \
+            abort();                                                                                \
+        }                                                                                           \
+    } while (0)
+
+#endif

@@ -1,0 +1,321 @@
+/* test_batch.c -- the batched loops of filters.c against the one-key
+ * reference (filter_insert_one / filter_query_one): the same bits, the same
+ * counters, the same answers, for every (layout, scheme) pair, several k
+ * (k > 16 included), m not a power of two, and m > 2^32 (checked sparsely:
+ * only the words that were set are compared).  Also the exact uniformity of
+ * the ideal scheme's bounded draw. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filters.h"
+#include "hashes.h"
+#include "keys.h"
+#include "pcg.h"
+
+typedef struct {
+    layout_kind layout;
+    scheme_kind scheme;
+    const char *hash; /* ignored for ideal */
+    const char *keys;
+    uint64_t m;
+    unsigned k;
+    uint64_t n, queries;
+} pair_case;
+
+static unsigned log2_floor(uint64_t v)
+{
+    unsigned r = 0;
+    while (v >>= 1)
+        r++;
+    return r;
+}
+
+typedef struct {
+    hasher h;
+    scheme_ctx ctx;
+    keyset *ks;
+    filter_ops ops;
+    uint64_t seed;
+} setup;
+
+static void setup_open(const pair_case *c, uint64_t seed, setup *s)
+{
+    char err[512];
+    if (c->scheme != SCHEME_IDEAL)
+        cr_assert_eq(hasher_resolve(c->hash, &s->h, err, sizeof err), 0, "%s", err);
+    s->ks = keyset_open(c->keys, err, sizeof err);
+    cr_assert_not_null(s->ks, "%s", err);
+    s->seed = seed;
+    s->ctx = (scheme_ctx){c->scheme == SCHEME_IDEAL ? NULL : &s->h, seed, log2_floor(c->m)};
+    s->ops = filter_ops_for(c->layout, c->scheme);
+}
+
+/* Batches of varying size (1 .. KEY_BATCH), so that partial batches are covered. */
+static size_t batch_count(uint64_t i, uint64_t end)
+{
+    size_t want = (size_t)(1 + (i * 7) % KEY_BATCH);
+    return end - i < want ? (size_t)(end - i) : want;
+}
+
+static void insert_both(const pair_case *c, const setup *s, filter *batched, filter *one)
+{
+    key_batch b;
+    for (uint64_t i = 0; i < c->n;) {
+        size_t count = batch_count(i, c->n);
+        keyset_fill(s->ks, s->seed, c->n, KEY_PRESENT, i, count, &b);
+        s->ops.insert(batched, &s->ctx, &b);
+        for (size_t j = 0; j < b.count; j++)
+            filter_insert_one(one, c->scheme, &s->ctx, b.ptr[j], b.len[j], b.id[j]);
+        i += count;
+    }
+}
+
+/* Every answer of both paths, present and absent keys; returns the absent "yes" count. */
+static uint64_t compare_queries(const pair_case *c, const setup *s, const filter *f)
+{
+    key_batch b;
+    uint64_t yes_absent = 0;
+    for (int side = 0; side < 2; side++) {
+        uint64_t total = side == KEY_PRESENT ? c->n : c->queries;
+        for (uint64_t i = 0; i < total;) {
+            size_t count = batch_count(i, total);
+            keyset_fill(s->ks, s->seed, c->n, (key_side)side, i, count, &b);
+            unsigned char answer[KEY_BATCH];
+            memset(answer, 0xAA, sizeof answer);
+            size_t yes = s->ops.query(f, &s->ctx, &b, answer);
+            size_t counted = 0;
+            for (size_t j = 0; j < count; j++) {
+                int ref = filter_query_one(f, c->scheme, &s->ctx, b.ptr[j], b.len[j], b.id[j]);
+                cr_assert_eq(answer[j], ref, "%s/%s m=%llu k=%u side %d key %llu: batched %d, one %d",
+                             layout_name(c->layout), scheme_name(c->scheme), (unsigned long long)c->m, c->k, side,
+                             (unsigned long long)(i + j), answer[j], ref);
+                counted += answer[j];
+                if (side == KEY_PRESENT)
+                    cr_assert_eq(ref, 1, "false negative");
+            }
+            cr_assert_eq(yes, counted);
+            cr_assert_eq(s->ops.query(f, &s->ctx, &b, NULL), yes, "the count without answers");
+            if (side == KEY_ABSENT)
+                yes_absent += yes;
+            i += count;
+        }
+    }
+    return yes_absent;
+}
+
+static void check_pair(const pair_case *c)
+{
+    char err[512];
+    if (layout_check(c->layout, c->scheme, c->m, c->k, err, sizeof err) != 0)
+        return;
+    setup s;
+    setup_open(c, 0x5eed0000 + c->m + c->k, &s);
+    filter batched, one;
+    uint64_t m = layout_fit_m(c->layout, c->m);
+    cr_assert_eq(filter_init(&batched, c->layout, m, c->k), 0);
+    cr_assert_eq(filter_init(&one, c->layout, m, c->k), 0);
+    insert_both(c, &s, &batched, &one);
+    cr_assert_eq(memcmp(batched.words, one.words, batched.word_count * 8), 0, "%s/%s/%s m=%llu k=%u: bits differ",
+                 layout_name(c->layout), scheme_name(c->scheme), c->hash, (unsigned long long)m, c->k);
+    cr_assert_eq(batched.saturations, one.saturations);
+    compare_queries(c, &s, &batched);
+    /* remove: the batched loop against one-key removal through a batch of one */
+    key_batch b;
+    for (uint64_t i = 0; i < c->n / 2;) {
+        size_t count = batch_count(i, c->n / 2);
+        keyset_fill(s.ks, s.seed, c->n, KEY_PRESENT, i, count, &b);
+        s.ops.remove(&batched, &s.ctx, &b);
+        for (size_t j = 0; j < count; j++) {
+            key_batch single;
+            keyset_fill(s.ks, s.seed, c->n, KEY_PRESENT, i + j, 1, &single);
+            s.ops.remove(&one, &s.ctx, &single);
+        }
+        i += count;
+    }
+    cr_assert_eq(memcmp(batched.words, one.words, batched.word_count * 8), 0, "after remove: bits differ");
+    cr_assert_eq(batched.bad_deletes, one.bad_deletes);
+    filter_free(&batched);
+    filter_free(&one);
+    keyset_close(s.ks);
+}
+
+static const char *const HASHES[] = {"xxh3_64", "xxh3_128", "murmur3_128", "fnv1a32"};
+
+Test(batch, every_pair_small_m)
+{
+    static const uint64_t MS[] = {1000003, 65536, 4099};
+    static const unsigned KS[] = {1, 2, 7, 8, 17};
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        for (int s = 0; s < SCHEME_COUNT; s++)
+            for (size_t mi = 0; mi < 3; mi++)
+                for (size_t ki = 0; ki < 5; ki++) {
+                    uint64_t m = MS[mi];
+                    unsigned k = KS[ki];
+                    /* about half full, so that queries exit early and late */
+                    uint64_t n = (uint64_t)(0.69 * (double)m / k) + 1;
+                    if (n > 3000)
+                        n = 3000;
+                    pair_case c = {(layout_kind)l, (scheme_kind)s, HASHES[(mi + ki) % 4], "random64", m, k, n, 2000};
+                    check_pair(&c);
+                }
+}
+
+Test(batch, urls_and_big_k)
+{
+    static const unsigned KS[] = {7, 33, 64};
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        for (int s = 0; s < SCHEME_COUNT; s++)
+            for (size_t ki = 0; ki < 3; ki++)
+                for (size_t h = 0; h < 2; h++) {
+                    uint64_t m = 200003;
+                    pair_case c = {(layout_kind)l, (scheme_kind)s, HASHES[h], "urls", m, KS[ki], 1500, 1500};
+                    check_pair(&c);
+                }
+}
+
+Test(batch, seq64_and_course_scheme)
+{
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        for (int s = 0; s < SCHEME_COUNT; s++) {
+            pair_case c = {(layout_kind)l, (scheme_kind)s, "xxh3_64", "seq64", 1 << 18, 8, 20000, 5000};
+            check_pair(&c);
+        }
+}
+
+/* The (index, value) pairs of the nonzero words. */
+static size_t nonzero_words(const filter *f, uint64_t *index, uint64_t *value, size_t max)
+{
+    size_t got = 0;
+    for (uint64_t i = 0; i < f->word_count; i++)
+        if (f->words[i] != 0) {
+            cr_assert_lt(got, max);
+            index[got] = i;
+            value[got++] = f->words[i];
+        }
+    return got;
+}
+
+/* m > 2^32: one filter, filled batched then refilled one key at a time; the
+ * set words must be the same, and so must the answers. */
+Test(batch, m_above_2_32_sparse, .timeout = 120)
+{
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_PARTITIONED, LAYOUT_BLOCKED512};
+    static const scheme_kind SCHEMES[] = {SCHEME_DOUBLE, SCHEME_IDEAL, SCHEME_ENHANCED};
+    const uint64_t m = (1ULL << 32) / 4 * 5 + 1000001; /* a fifth of the positions above 2^32 */
+    enum { N = 2000, MAXW = N * 8 + 64 };
+    uint64_t *idx_a = malloc(MAXW * 8), *val_a = malloc(MAXW * 8), *idx_b = malloc(MAXW * 8), *val_b = malloc(MAXW * 8);
+    filter f;
+    cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, m, 1), 0);
+    for (size_t l = 0; l < 3; l++)
+        for (size_t s = 0; s < 3; s++) {
+            unsigned k = LAYOUTS[l] == LAYOUT_PARTITIONED ? 1 : 5; /* k = 1: one slice of m > 2^32 */
+            uint64_t fit = layout_fit_m(LAYOUTS[l], m);
+            filter_free(&f);
+            cr_assert_eq(filter_init(&f, LAYOUTS[l], fit, k), 0);
+            pair_case c = {LAYOUTS[l], SCHEMES[s], "xxh3_128", "random64", fit, k, N, 1000};
+            setup st;
+            setup_open(&c, 77 + l * 3 + s, &st);
+            key_batch b;
+            for (uint64_t i = 0; i < N; i += KEY_BATCH) {
+                keyset_fill(st.ks, st.seed, N, KEY_PRESENT, i, KEY_BATCH, &b);
+                st.ops.insert(&f, &st.ctx, &b);
+            }
+            size_t na = nonzero_words(&f, idx_a, val_a, MAXW);
+            uint64_t high = 0; /* some position must lie above 2^32 */
+            for (size_t i = 0; i < na; i++)
+                high += idx_a[i] * 64 >= (1ULL << 32);
+            cr_assert_gt(high, 0, "%s/%s: no bit above 2^32", layout_name(c.layout), scheme_name(c.scheme));
+            compare_queries(&c, &st, &f);
+            filter_clear(&f);
+            for (uint64_t i = 0; i < N; i += KEY_BATCH) {
+                keyset_fill(st.ks, st.seed, N, KEY_PRESENT, i, KEY_BATCH, &b);
+                for (size_t j = 0; j < b.count; j++)
+                    filter_insert_one(&f, c.scheme, &st.ctx, b.ptr[j], b.len[j], b.id[j]);
+            }
+            size_t nb = nonzero_words(&f, idx_b, val_b, MAXW);
+            cr_assert_eq(na, nb);
+            cr_assert_eq(memcmp(idx_a, idx_b, na * 8), 0);
+            cr_assert_eq(memcmp(val_a, val_b, na * 8), 0);
+            keyset_close(st.ks);
+        }
+    filter_free(&f);
+    free(idx_a);
+    free(val_a);
+    free(idx_b);
+    free(val_b);
+}
+
+/* ideal_draw is exactly uniform: chi-square over small ranges (where a
+ * biased reduction would show) within 5 sigma of its mean. */
+Test(batch, ideal_draw_uniform)
+{
+    static const uint64_t RANGES[] = {3, 7, 1000, (1ULL << 31) + 1};
+    for (size_t r = 0; r < 4; r++) {
+        uint64_t range = RANGES[r];
+        uint64_t buckets = range < 1000 ? range : 1000;
+        uint64_t *count = calloc(buckets, sizeof *count);
+        pcg32_t rng;
+        pcg32_seed(&rng, 42 + r, 54);
+        const uint64_t draws = 2000000;
+        for (uint64_t i = 0; i < draws; i++) {
+            uint64_t v = ideal_draw(&rng, range);
+            cr_assert_lt(v, range);
+            /* equal-width buckets of the range (exact for range <= 1000) */
+            count[(uint64_t)(((pcg_u128)v * buckets) / range)]++;
+        }
+        double chi = 0;
+        for (uint64_t b = 0; b < buckets; b++) {
+            double lo = ceil((double)b * (double)range / (double)buckets);
+            double hi = ceil((double)(b + 1) * (double)range / (double)buckets);
+            double expect = (double)draws * (hi - lo) / (double)range;
+            chi += ((double)count[b] - expect) * ((double)count[b] - expect) / expect;
+        }
+        double dof = (double)buckets - 1;
+        cr_assert_lt(fabs(chi - dof), 5 * sqrt(2 * dof) + 5, "range %llu: chi-square %g on %g dof",
+                     (unsigned long long)range, chi, dof);
+        free(count);
+    }
+    /* range 2^32: the draw is the output itself */
+    pcg32_t a, b;
+    pcg32_seed(&a, 9, 9);
+    pcg32_seed(&b, 9, 9);
+    for (int i = 0; i < 1000; i++)
+        cr_assert_eq(ideal_draw(&a, 1ULL << 32), pcg32_next(&b));
+    /* the inlined seeding equals pcg32_seed */
+    pcg32_t inl, ref;
+    ideal_seed(&inl, 123, 456);
+    pcg32_seed(&ref, mix64(456 ^ mix64(123)), 123);
+    cr_assert_eq(inl.state, ref.state);
+    cr_assert_eq(inl.inc, ref.inc);
+}
+
+/* The inlined XXH3 of filters.c gives libxxhash's values: a filter built
+ * with xxh3_64 through the batch path equals one built through a hasher
+ * that calls the same library function under another name. */
+Test(batch, inline_xxh3_equals_library)
+{
+    char err[256];
+    hasher lib;
+    cr_assert_eq(hasher_resolve("xxh3_64", &lib, err, sizeof err), 0);
+    hasher renamed = lib;
+    snprintf(renamed.name, sizeof renamed.name, "xxh3_64-via-pointer");
+    keyset *ks = keyset_open("urls", err, sizeof err);
+    filter a, b;
+    cr_assert_eq(filter_init(&a, LAYOUT_STANDARD, 100003, 7), 0);
+    cr_assert_eq(filter_init(&b, LAYOUT_STANDARD, 100003, 7), 0);
+    scheme_ctx ca = {&lib, 99, 16}, cb = {&renamed, 99, 16};
+    filter_ops ops = filter_ops_for(LAYOUT_STANDARD, SCHEME_DOUBLE);
+    key_batch kb;
+    for (uint64_t i = 0; i < 5000; i += KEY_BATCH) {
+        keyset_fill(ks, 99, 5000, KEY_PRESENT, i, KEY_BATCH, &kb);
+        ops.insert(&a, &ca, &kb);
+        ops.insert(&b, &cb, &kb);
+    }
+    cr_assert_eq(memcmp(a.words, b.words, a.word_count * 8), 0);
+    filter_free(&a);
+    filter_free(&b);
+    keyset_close(ks);
+}
