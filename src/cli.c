@@ -10,12 +10,20 @@
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
+    char message[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "bloomlab %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    /* a value with a newline in it must not break the one-line promise */
+    fprintf(stderr, "bloomlab %s: ", cmd);
+    for (const unsigned char *p = (const unsigned char *)message; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f)
+            fprintf(stderr, "\\x%02x", *p);
+        else
+            fputc(*p, stderr);
+    }
+    fputc('\n', stderr);
 }
 
 const char *cli_flag_value(int argc, char **argv, int *i, const char *cmd, const char *flag)

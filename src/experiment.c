@@ -49,7 +49,7 @@ static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "doubl
 #define LIMIT_TRIALS 1e9
 #define LIMIT_M 1e15         /* far above any RAM: the memory check refuses first */
 #define LIMIT_CELLS 1000000
-#define LIMIT_WORK 1e13      /* queries x trials, n x trials of one cell */
+#define LIMIT_WORK 1e13      /* queries x trials, n x trials of one cell: below this */
 
 typedef struct {
     char value[G_COUNT][VALUE_MAX];
@@ -131,6 +131,9 @@ static int spec_put(parse_state *st, grid_spec *spec, const char *key, const cha
         snprintf(base, sizeof base, "%s", key);
     }
     int g = grid_key_index(base);
+    if (g < 0 && !st->in_experiment &&
+        (strcmp(key, "seed") == 0 || strcmp(key, "name") == 0 || strcmp(key, "description") == 0))
+        return parse_fail(st, "'%s' belongs in [experiment], not in a grid section%s", key, "");
     if (g < 0)
         return parse_fail(st, "unknown key '%s' (keys: filter, hash, scheme, keys, m, bits_per_item, n, k, trials, queries, measure, deletes%s)",
                           key, st->in_experiment ? "; and name, seed, description in [experiment]" : "");
@@ -384,17 +387,18 @@ static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, u
         return build_fail(b, r[G_FILTER].where ? r[G_FILTER].where : wm, "%s", why);
     if (keyset_check(b->e->keysets[c->keys], c->n, c->queries, why, sizeof why) != 0)
         return build_fail(b, r[G_KEYS].where ? r[G_KEYS].where : wm, "%s", why);
-    /* The work of one cell, in keys hashed: past LIMIT_WORK it would run for
-     * days (at ~10 ns a key), and the pooled counts approach 2^64. */
+    /* The work of one cell, in keys hashed: at LIMIT_WORK it would run for
+     * a day or more (at ~10 ns a key); far above, the pooled counts would
+     * pass 2^64. */
     double queries_total = (double)c->queries * (double)c->trials, inserts_total = (double)c->n * (double)c->trials;
-    if (queries_total > LIMIT_WORK)
+    if (queries_total >= LIMIT_WORK)
         return build_fail(b, r[G_QUERIES].where ? r[G_QUERIES].where : wm,
-                          "queries = %llu times trials = %llu is %.3g queries in one cell, more than %.0e (about %.0f hours at 10 ns a query)",
+                          "queries = %llu times trials = %llu makes %.3g queries in one cell; the limit is under %.0e (that is about %.0f hours at 10 ns a query)",
                           (unsigned long long)c->queries, (unsigned long long)c->trials, queries_total, LIMIT_WORK,
                           queries_total * 10e-9 / 3600);
-    if (inserts_total > LIMIT_WORK)
+    if (inserts_total >= LIMIT_WORK)
         return build_fail(b, r[G_N].where ? r[G_N].where : wm,
-                          "n = %llu times trials = %llu is %.3g inserts in one cell, more than %.0e (about %.0f hours at 10 ns an insert)",
+                          "n = %llu times trials = %llu makes %.3g inserts in one cell; the limit is under %.0e (that is about %.0f hours at 10 ns an insert)",
                           (unsigned long long)c->n, (unsigned long long)c->trials, inserts_total, LIMIT_WORK,
                           inserts_total * 10e-9 / 3600);
     if (c->deletes > c->n)

@@ -11,7 +11,7 @@
  *             The same keys in every trial (only the hash seed changes).
  *   urls      synthetic crawler URLs, from a bijection of the same indexes:
  *             a few popular hosts and many rare ones, shared path prefixes,
- *             lengths from about 30 to 120 bytes; each URL ends in a token
+ *             lengths from about 40 to 80 bytes; each URL ends in a token
  *             that encodes its index, so no two are equal.
  *   words     one word per line of a file (`words` alone is
  *             /usr/share/dict/words), duplicates dropped; each trial takes a

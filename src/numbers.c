@@ -136,7 +136,9 @@ static int parse_item(const char *item, int integral, number_list *list, size_t 
     if (dots == NULL) {
         if (scan_number(item, end, &a) != end)
             return fail(list, err, err_size, "'%s' is not a number", item);
-        if (integral && (a != floor(a) || fabs(a) > EXACT_LIMIT))
+        if (integral && fabs(a) > EXACT_LIMIT)
+            return fail(list, err, err_size, "'%s' is above 2^53, where whole numbers stop being exact", item);
+        if (integral && a != floor(a))
             return fail(list, err, err_size, "'%s' is not a whole number", item);
         if (list_push(list, cap, a) != 0)
             return fail(list, err, err_size, "'%s': too many values", item);
@@ -168,7 +170,9 @@ static int parse_item(const char *item, int integral, number_list *list, size_t 
             break;
         if (integral) {
             double r = round(v);
-            if (fabs(v - r) > 1e-9 * fmax(1, fabs(v)) || fabs(r) > EXACT_LIMIT)
+            if (fabs(r) > EXACT_LIMIT)
+                return fail(list, err, err_size, "range '%s' goes above 2^53, where whole numbers stop being exact", item);
+            if (fabs(v - r) > 1e-9 * fmax(1, fabs(v)))
                 return fail(list, err, err_size, "range '%s' gives a value that is not whole", item);
             v = r;
         }

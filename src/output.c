@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void output_sibling(const char *path, const char *prefix, const char *suffix, char *out, size_t size)
@@ -30,6 +31,20 @@ static int write_all(int fd, const char *text, size_t len)
     return 0;
 }
 
+static int write_through(const char *path, const char *data, size_t len, const char *cmd)
+{
+    int fd = open(path, O_WRONLY);
+    int ok = fd >= 0 && write_all(fd, data, len) == 0;
+    int saved = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) {
+        ok = 0;
+        saved = errno;
+    }
+    if (!ok)
+        fprintf(stderr, "bloomlab %s: cannot write %s: %s\n", cmd, path, strerror(saved));
+    return ok ? 0 : -1;
+}
+
 int output_write_atomic(const char *path, const char *data, size_t len, const char *cmd)
 {
     if (path == NULL) {
@@ -38,6 +53,9 @@ int output_write_atomic(const char *path, const char *data, size_t len, const ch
         fprintf(stderr, "bloomlab %s: cannot write to standard output: %s\n", cmd, strerror(errno));
         return -1;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return write_through(path, data, len, cmd); /* /dev/null, a FIFO: never renamed over */
     char tmp[4200], suffix[32];
     snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
     output_sibling(path, "", suffix, tmp, sizeof tmp);

@@ -83,6 +83,21 @@ static inline uint64_t hash_widen(hash128_t h, unsigned bits)
     return bits == 32 ? h.lo << 32 : h.lo;
 }
 
+/* The reduction of the top comment: floor(u range / 2^64). */
+static inline uint64_t reduce_range(uint64_t u, uint64_t range)
+{
+    return (uint64_t)(((pcg_u128)u * range) >> 64);
+}
+
+/* floor(log2 v) for v >= 1 (0 for v = 0). */
+static inline unsigned log2_floor(uint64_t v)
+{
+    unsigned r = 0;
+    while (v >>= 1)
+        r++;
+    return r;
+}
+
 /* MurmurHash3's 32-bit finaliser: a bijection with full avalanche. */
 static inline uint32_t fmix32(uint32_t v)
 {

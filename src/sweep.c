@@ -58,14 +58,6 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static unsigned log2_floor(uint64_t v)
-{
-    unsigned r = 0;
-    while (v >>= 1)
-        r++;
-    return r;
-}
-
 typedef struct {
     const experiment *e;
     const cell *c;
@@ -313,30 +305,45 @@ static uint64_t fingerprint(const experiment *e)
     return h;
 }
 
-/* Rows already in the journal; returns how many were loaded. */
-static size_t journal_load(const char *path, uint64_t print, char **rows, size_t count)
+/* A journal line "INDEX\tROW\n" is whole when INDEX is digits and the row
+ * ends with its own cell index (the last column). */
+static int journal_line_whole(char *line, size_t *index)
 {
+    size_t len = strlen(line);
+    char *tab = strchr(line, '\t');
+    if (len == 0 || line[len - 1] != '\n' || tab == NULL || tab == line || strspn(line, "0123456789") != (size_t)(tab - line))
+        return 0;
+    line[len - 1] = '\0';
+    const char *comma = strrchr(tab + 1, ',');
+    *index = strtoull(line, NULL, 10);
+    return comma != NULL && strtoull(comma + 1, NULL, 10) == *index && strspn(comma + 1, "0123456789") == strlen(comma + 1);
+}
+
+/* Rows already in the journal; returns how many were loaded, and in
+ * *whole_bytes the length of its whole lines, where a resumed run goes on
+ * writing (a kill can tear the last line: it is cut off, not continued). */
+static size_t journal_load(const char *path, uint64_t print, char **rows, size_t count, long *whole_bytes)
+{
+    *whole_bytes = 0;
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return 0;
     char line[ROW_MAX + 64];
     size_t loaded = 0;
     unsigned long long got;
-    if (fgets(line, sizeof line, f) == NULL || sscanf(line, "# fingerprint: %llx", &got) != 1 || got != print) {
+    if (fgets(line, sizeof line, f) == NULL || sscanf(line, "# fingerprint: %llx", &got) != 1 || got != print ||
+        line[strlen(line) - 1] != '\n') {
         fclose(f);
         return 0; /* another experiment's journal: start afresh */
     }
-    while (fgets(line, sizeof line, f)) {
-        char *tab = strchr(line, '\t');
-        size_t len = strlen(line);
-        if (tab == NULL || len == 0 || line[len - 1] != '\n')
-            break; /* a torn last line from a kill: ignore it */
-        line[len - 1] = '\0';
-        size_t index = strtoull(line, NULL, 10);
+    *whole_bytes = ftell(f);
+    size_t index;
+    while (fgets(line, sizeof line, f) && journal_line_whole(line, &index)) {
         if (index < count && rows[index] == NULL) {
-            rows[index] = strdup(tab + 1);
+            rows[index] = strdup(strchr(line, '\t') + 1);
             loaded++;
         }
+        *whole_bytes = ftell(f);
     }
     fclose(f);
     return loaded;
@@ -418,7 +425,7 @@ static int check_memory(const experiment *e, const sweep_options *opt)
     return 0;
 }
 
-static int lock_output(const char *output, int *fd_out, char *lock_path, size_t size)
+static int lock_output(const char *output, int *fd_out, char *lock_path, size_t size, int retries)
 {
     output_sibling(output, "", ".lock", lock_path, size);
     int fd = open(lock_path, O_RDWR | O_CREAT, 0644);
@@ -431,6 +438,17 @@ static int lock_output(const char *output, int *fd_out, char *lock_path, size_t 
                 output, lock_path);
         close(fd);
         return 2;
+    }
+    /* A run that finishes unlinks its lock; one that opened the old file
+     * just before then holds a lock nobody else can see: take the new one. */
+    struct stat held, named;
+    if (fstat(fd, &held) != 0 || stat(lock_path, &named) != 0 || held.st_ino != named.st_ino ||
+        held.st_dev != named.st_dev) {
+        close(fd);
+        if (retries > 0)
+            return lock_output(output, fd_out, lock_path, size, retries - 1);
+        fprintf(stderr, "bloomlab run: cannot take the lock %s: it keeps being replaced\n", lock_path);
+        return 1;
     }
     *fd_out = fd;
     return 0;
@@ -493,8 +511,12 @@ int sweep_run(const experiment *e, const sweep_options *opt)
         return 2;
     char lock_path[WHERE_MAX + 16], journal_path[WHERE_MAX + 16];
     int lock_fd = -1;
-    if (opt->output != NULL) {
-        int rc = lock_output(opt->output, &lock_fd, lock_path, sizeof lock_path);
+    /* -o /dev/null, a FIFO ...: written straight through, with no journal
+     * or lock beside it (that would put files into /dev). */
+    struct stat target;
+    int keeps_journal = opt->output != NULL && (stat(opt->output, &target) != 0 || S_ISREG(target.st_mode));
+    if (keeps_journal) {
+        int rc = lock_output(opt->output, &lock_fd, lock_path, sizeof lock_path, 8);
         if (rc != 0)
             return rc;
         output_sibling(opt->output, ".", ".partial", journal_path, sizeof journal_path);
@@ -502,10 +524,13 @@ int sweep_run(const experiment *e, const sweep_options *opt)
     install_signals();
     char **rows = calloc(e->count, sizeof *rows);
     uint64_t print = fingerprint(e);
-    size_t resumed = opt->output && opt->resume ? journal_load(journal_path, print, rows, e->count) : 0;
+    long whole_bytes = 0;
+    size_t resumed = keeps_journal && opt->resume ? journal_load(journal_path, print, rows, e->count, &whole_bytes) : 0;
     FILE *journal = NULL;
     int status = 0;
-    if (opt->output != NULL) {
+    if (keeps_journal) {
+        if (resumed && truncate(journal_path, whole_bytes) != 0)
+            resumed = 0; /* cannot cut a torn line off: start afresh */
         journal = fopen(journal_path, resumed ? "a" : "w");
         if (journal == NULL) {
             fprintf(stderr, "bloomlab run: cannot write the journal %s: %s\n", journal_path, strerror(errno));
@@ -567,7 +592,7 @@ int sweep_run(const experiment *e, const sweep_options *opt)
     if (status == 0) {
         if (write_output(e, opt, rows, now_seconds() - started) != 0)
             status = 1;
-        else if (opt->output != NULL)
+        else if (keeps_journal)
             unlink(journal_path);
     }
 done:

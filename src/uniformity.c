@@ -1,6 +1,7 @@
 /* uniformity.c -- the chi-square test of bit positions; see uniformity.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "uniformity.h"
+#include "clock.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -41,27 +42,6 @@ const char *uniformity_flag(double p_value)
     return "ok";
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static unsigned log2_floor(uint64_t v)
-{
-    unsigned r = 0;
-    while (v >>= 1)
-        r++;
-    return r;
-}
-
-/* The standard layout's reduction (schemes.h): position = floor(u m / 2^64). */
-static inline uint64_t position_of(uint64_t u, uint64_t m)
-{
-    return (uint64_t)(((pcg_u128)u * m) >> 64);
-}
-
 /* Count the k positions of every key of one batch. */
 static void count_batch(scheme_kind scheme, const scheme_ctx *ctx, const key_batch *batch, uint64_t m,
                         unsigned k, uint64_t *counts)
@@ -70,7 +50,7 @@ static void count_batch(scheme_kind scheme, const scheme_ctx *ctx, const key_bat
         probe p;
         probe_start(scheme, ctx, &p, batch->ptr[j], batch->len[j], batch->id[j]);
         for (unsigned i = 0; i < k; i++)
-            counts[position_of(probe_next(scheme, ctx, &p), m)]++;
+            counts[reduce_range(probe_next(scheme, ctx, &p), m)]++;
     }
 }
 

@@ -127,7 +127,8 @@ Test(numbers, bad_items)
     expect_refused("1..2:0.5", 1, "not whole");
     expect_refused("0x10", 1, "0x10");
     expect_refused("1e400", 0, "1e400");
-    expect_refused("1e17", 1, "not a whole number"); /* beyond 2^53: not exact in a double */
+    expect_refused("1e17", 1, "above 2^53"); /* not exact in a double */
+    expect_refused("1..1e17*10", 1, "above 2^53");
 }
 
 Test(numbers, a_newline_in_a_value_stays_on_one_line)

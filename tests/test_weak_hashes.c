@@ -11,72 +11,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "csv.h"
 #include "helpers.h"
-
-/* A sweep's CSV, read just enough: the header names the columns. */
-typedef struct {
-    char *text;     /* owned copy, cut into lines */
-    char *header;
-    char **rows;
-    int count;
-} csv_table;
-
-static csv_table csv_read(const char *out)
-{
-    csv_table t = {strdup(out), NULL, NULL, 0};
-    int cap = 0;
-    for (char *save = NULL, *line = strtok_r(t.text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (line[0] == '#')
-            continue;
-        if (t.header == NULL) {
-            t.header = line;
-            continue;
-        }
-        if (t.count == cap)
-            t.rows = realloc(t.rows, (size_t)(cap = cap ? 2 * cap : 64) * sizeof *t.rows);
-        t.rows[t.count++] = line;
-    }
-    return t;
-}
-
-static void csv_free(csv_table *t)
-{
-    free(t->text);
-    free(t->rows);
-}
-
-/* Field `name` of a line into buf ("" when absent). */
-static const char *csv_get(const csv_table *t, const char *line, const char *name, char *buf, size_t size)
-{
-    int want = -1, col = 0;
-    for (const char *h = t->header; h && *h; col++) {
-        const char *end = strchr(h, ',');
-        size_t len = end ? (size_t)(end - h) : strlen(h);
-        if (len == strlen(name) && strncmp(h, name, len) == 0) {
-            want = col;
-            break;
-        }
-        h = end ? end + 1 : NULL;
-    }
-    buf[0] = '\0';
-    const char *f = line;
-    for (col = 0; want >= 0 && f && col < want; col++) {
-        f = strchr(f, ',');
-        f = f ? f + 1 : NULL;
-    }
-    if (want >= 0 && f) {
-        size_t len = strcspn(f, ",");
-        snprintf(buf, size, "%.*s", (int)(len < size ? len : size - 1), f);
-    }
-    return buf;
-}
-
-static double csv_num(const csv_table *t, const char *line, const char *name)
-{
-    char buf[64];
-    csv_get(t, line, name, buf, sizeof buf);
-    return buf[0] ? strtod(buf, NULL) : NAN;
-}
 
 #define Z_BOUND 5.0
 #define WEAK "first8,bytesum"

@@ -1,4 +1,3 @@
-SHELL := /bin/bash
 # tests/fuzz/fuzz.mk -- libFuzzer harnesses for the parsers (`make fuzz`).
 #
 #   make -f tests/fuzz/fuzz.mk [FUZZ_SECONDS=60] [run|build|fuzz-numbers|...]
@@ -7,10 +6,14 @@ SHELL := /bin/bash
 # build/fuzz/ and runs it for FUZZ_SECONDS with a corpus in
 # build/fuzz/corpus/NAME, seeded from tests/fuzz/seeds/NAME and (for the
 # experiment parser) experiments/*.ini.  A crash leaves
-# build/fuzz/crash-NAME-* and fails the target; turn it into a Criterion
-# test in tests/test_reliability.c.  libFuzzer's runtime is Debian's
-# libclang-rt-14-dev, installed here when missing (the default build does
-# not need it, so scripts/deps.sh does not).
+# build/fuzz/crash-NAME-* and fails the target (an input slower than
+# -timeout leaves crash-NAME-slow-unit-* and does not); turn a crash into a
+# Criterion test in tests/test_reliability.c and its input into a seed.
+# libFuzzer's runtime is Debian's libclang-rt-14-dev, installed here when
+# missing (the default build does not need it, so scripts/deps.sh does not).
+
+# the run recipe reads PIPESTATUS
+SHELL        := /bin/bash
 
 CLANG        ?= clang
 FUZZ_SECONDS ?= 60

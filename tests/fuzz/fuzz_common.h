@@ -10,10 +10,12 @@
 
 /* A plugin hash dlopens a file and a words:FILE key set reads one: the
  * fuzzer must not load /usr/lib/... libraries or read /dev/urandom, so
- * inputs that name either are skipped (their parsing is tested by hand). */
+ * inputs that name either are skipped (their parsing is tested by hand);
+ * so is the default word list, whose loading (0.1 s here) would slow the
+ * fuzzer tenfold. */
 static inline int fuzz_input_skipped(const char *text, size_t len)
 {
-    static const char *const refused[] = {"plugin", "words:", "/dev", "/proc", "/sys"};
+    static const char *const refused[] = {"plugin", "words", "/dev", "/proc", "/sys"};
     for (size_t r = 0; r < sizeof refused / sizeof refused[0]; r++)
         if (memmem(text, len, refused[r], strlen(refused[r])) != NULL)
             return 1;

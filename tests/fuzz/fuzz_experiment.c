@@ -30,13 +30,18 @@ static void check_experiment(const experiment *e)
     }
 }
 
+static char path[64];
+
+static void remove_file(void) { unlink(path); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0 || size > 16384 || fuzz_input_skipped((const char *)data, size))
         return 0;
-    static char path[64];
-    if (path[0] == '\0')
+    if (path[0] == '\0') {
         snprintf(path, sizeof path, "/tmp/bloomlab-fuzz-%ld.ini", (long)getpid());
+        atexit(remove_file);
+    }
     FILE *f = fopen(path, "wb");
     if (f == NULL)
         return 0;
