@@ -34,7 +34,7 @@ EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv
-PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(wildcard plots/*.gp))
+PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp,$(wildcard plots/*.gp)))
 
 .PHONY: all deps build test unit asan-test results plots report full bench clean fuzz
 .DELETE_ON_ERROR:

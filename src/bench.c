@@ -1,6 +1,7 @@
 /* bench.c -- `bloomlab bench`; see bench.h for what is timed and how the
  * fraction of the machine's ceiling is computed. */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "bench.h"
 
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -87,26 +89,11 @@ int bench_parse_bytes(const char *text, uint64_t *out)
 
 /* ---- clocks and memory ---------------------------------------------------- */
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static uint64_t peak_rss_bytes(void)
 {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     return (uint64_t)ru.ru_maxrss * 1024u;
-}
-
-static unsigned log2_floor(uint64_t v)
-{
-    unsigned r = 0;
-    while (v >>= 1)
-        r++;
-    return r;
 }
 
 /* ---- the ceiling ---------------------------------------------------------- */
@@ -206,6 +193,7 @@ typedef struct {
 
 typedef struct {
     double ns_insert, ns_absent, ns_present, fill;
+    double ns_absent_per_batch; /* ops->query one batch at a time, as sweep.c calls it */
     double absent_yes; /* fraction of absent keys answered "present": the FPR */
     int present_missing;
 } bench_timing;
@@ -233,8 +221,7 @@ static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops
             uint64_t want = c->n - first < CHUNK * KEY_BATCH ? c->n - first : CHUNK * KEY_BATCH;
             size_t batches = make_chunk(c, KEY_PRESENT, first, want, chunk);
             double t0 = now_seconds();
-            for (size_t b = 0; b < batches; b++)
-                ops->insert(f, ctx, &chunk[b]);
+            ops->insert_many(f, ctx, chunk, batches);
             seconds += now_seconds() - t0;
             first += want;
         }
@@ -242,9 +229,11 @@ static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops
     return 1e9 * seconds / ((double)fills * (double)c->n);
 }
 
-/* ns per query over c->ops keys of one side (present keys cycle through the n inserted). */
+/* ns per query over c->ops keys of one side (present keys cycle through the
+ * n inserted), through query_many, or through query batch by batch (what a
+ * sweep calls). */
 static double time_queries(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
-                           key_side side, key_batch *chunk, uint64_t *yes_out)
+                           key_side side, key_batch *chunk, int per_batch, uint64_t *yes_out)
 {
     double seconds = 0;
     uint64_t yes = 0, asked = 0;
@@ -258,8 +247,11 @@ static double time_queries(const bench_cell *c, const filter *f, const filter_op
             want = room;
         size_t batches = make_chunk(c, side, first, want, chunk);
         double t0 = now_seconds();
-        for (size_t b = 0; b < batches; b++)
-            yes += ops->query(f, ctx, &chunk[b], NULL);
+        if (per_batch)
+            for (size_t b = 0; b < batches; b++)
+                yes += ops->query(f, ctx, &chunk[b], NULL);
+        else
+            yes += ops->query_many(f, ctx, chunk, batches);
         seconds += now_seconds() - t0;
         asked += want;
     }
@@ -280,9 +272,10 @@ static int time_filter(const bench_cell *c, bench_timing *out)
     out->ns_insert = time_inserts(c, &f, &ops, &ctx, chunk);
     out->fill = (double)filter_bits_set(&f) / (double)c->m;
     uint64_t yes;
-    out->ns_absent = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, &yes);
+    out->ns_absent = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, &yes);
     out->absent_yes = (double)yes / (double)c->ops;
-    out->ns_present = time_queries(c, &f, &ops, &ctx, KEY_PRESENT, chunk, &yes);
+    out->ns_absent_per_batch = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 1, &yes);
+    out->ns_present = time_queries(c, &f, &ops, &ctx, KEY_PRESENT, chunk, 0, &yes);
     out->present_missing = yes != c->ops;
     filter_free(&f);
     free(chunk);
@@ -451,6 +444,12 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
     (void)keys_given;
     if (parse_keys(keys_text, o) != 0)
         return -1;
+    double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    if ((double)o->max_bytes > 0.8 * ram) {
+        cli_error(CMD, "--max-bytes: %llu bytes is more than 80%% of this machine's %.3g GB of memory",
+                  (unsigned long long)o->max_bytes, ram / 1e9);
+        return -1;
+    }
     if (o->min_bytes > o->max_bytes) {
         cli_error(CMD, "--min-bytes (%llu) is larger than --max-bytes (%llu)", (unsigned long long)o->min_bytes,
                   (unsigned long long)o->max_bytes);
@@ -463,7 +462,7 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
 
 static const char BENCH_HEADER[] =
     "section,filter,hash,scheme,keys,bytes,m,n,k,bits_per_item,fill,fpr,"
-    "ns_insert,ns_absent,ns_present,mops_insert,mops_absent,mops_present,"
+    "ns_insert,ns_absent,ns_present,ns_absent_per_batch,mops_insert,mops_absent,mops_present,"
     "ns_dependent,ns_independent,lines_absent,lines_present,fraction_absent,fraction_present,"
     "anchor,anchor_insert,anchor_insert_bulk,anchor_absent,anchor_present,"
     "ratio_insert,ratio_insert_bulk,ratio_absent,ratio_present,peak_rss_bytes";
@@ -509,11 +508,11 @@ typedef struct {
     const char *section, *filter, *hash, *scheme, *keys, *anchor;
     uint64_t bytes, m, n;
     unsigned k;
-    double v[23]; /* bits_per_item .. ratio_present, in header order (V_*) */
+    double v[24]; /* bits_per_item .. ratio_present, in header order (V_*) */
 } row;
 
 enum {
-    V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
+    V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_NS_ABSENT_BATCH, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
     V_NS_DEP, V_NS_INDEP, V_LINES_ABSENT, V_LINES_PRESENT, V_FRAC_ABSENT, V_FRAC_PRESENT,
     V_A_INSERT, V_A_BULK, V_A_ABSENT, V_A_PRESENT, V_R_INSERT, V_R_BULK, V_R_ABSENT, V_R_PRESENT, V_COUNT
 };
@@ -639,6 +638,7 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     r.v[V_NS_INSERT] = t.ns_insert;
     r.v[V_NS_ABSENT] = t.ns_absent;
     r.v[V_NS_PRESENT] = t.ns_present;
+    r.v[V_NS_ABSENT_BATCH] = t.ns_absent_per_batch;
     r.v[V_MOPS_INSERT] = 1e3 / t.ns_insert;
     r.v[V_MOPS_ABSENT] = 1e3 / t.ns_absent;
     r.v[V_MOPS_PRESENT] = 1e3 / t.ns_present;
@@ -653,9 +653,9 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     row_csv(&b->csv, &r);
     char hb[32];
     human_bytes(bytes, hb, sizeof hb);
-    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (%5.1f/%5.1f/%5.1f Mops/s)",
-         hb, r.filter, keys_name, t.ns_insert, t.ns_absent, t.ns_present, r.v[V_MOPS_INSERT], r.v[V_MOPS_ABSENT],
-         r.v[V_MOPS_PRESENT]);
+    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns (%6.2f per batch)  present %6.2f ns  (%5.1f/%5.1f/%5.1f Mops/s)",
+         hb, r.filter, keys_name, t.ns_insert, t.ns_absent, t.ns_absent_per_batch, t.ns_present, r.v[V_MOPS_INSERT],
+         r.v[V_MOPS_ABSENT], r.v[V_MOPS_PRESENT]);
     if (ceil_at != NULL)
         note(b, "  ceiling %3.0f%%/%3.0f%% (%.2f/%.2f lines)", 100 * r.v[V_FRAC_ABSENT], 100 * r.v[V_FRAC_PRESENT],
              r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT]);
@@ -781,6 +781,7 @@ static int run_anchors(bench_run *b, keyset *random64)
         r.v[V_NS_INSERT] = t.ns_insert;
         r.v[V_NS_ABSENT] = t.ns_absent;
         r.v[V_NS_PRESENT] = t.ns_present;
+        r.v[V_NS_ABSENT_BATCH] = t.ns_absent_per_batch;
         r.v[V_MOPS_INSERT] = 1e3 / t.ns_insert;
         r.v[V_MOPS_ABSENT] = 1e3 / t.ns_absent;
         r.v[V_MOPS_PRESENT] = 1e3 / t.ns_present;

@@ -1,14 +1,15 @@
 /* bench.h -- `bloomlab bench`: throughput against filter size, and the
  * machine's own random-access ceiling measured by the same command.
  *
- * What is timed.  Keys are made by keyset_fill in chunks of CHUNK batches
- * outside the clock; the clock runs over the filter's batch loops only
- * (filter_ops_for, the loops the sweep uses).  ns_insert is the mean over
- * whole fills of an empty filter with n keys (a small filter is refilled
- * until --ops inserts have been timed); ns_absent and ns_present are means
- * over --ops queries of keys never inserted and of inserted keys.  The
- * `harness` rows time what a sweep pays per query instead: keyset_fill and
- * the query together, on an L2-sized filter.
+ * What is timed.  Keys are made by keyset_fill in chunks of 64 batches
+ * outside the clock; the clock runs over the filter's loops only
+ * (filter_ops_for: insert_many and query_many over each chunk).  ns_insert
+ * is the mean over whole fills of an empty filter with n keys (a small
+ * filter is refilled until --ops inserts have been timed); ns_absent and
+ * ns_present are means over --ops queries of keys never inserted and of
+ * inserted keys; ns_absent_per_batch calls query one batch at a time, as
+ * sweep.c does.  The `harness` rows time what a sweep pays per query:
+ * keyset_fill and query together, batch by batch, on a 512 KiB filter.
  *
  * The ceiling.  For each size, a buffer of that many bytes (huge pages, as
  * filters get) is read at random cache lines two ways:
@@ -37,6 +38,9 @@
  *       uniform within slices, not over all lines; the formula is the same
  *       to within a line's share.)
  * For filters far larger than the last-level cache both are ~ sum f^i and k.
+ * These are the lines a query needs; the phased query loop (filters.c)
+ * fetches a little more (1 + 2f + 4f^3 + ... for an absent key: 2.5 against
+ * 1.98 at f = 1/2, k = 7), which the fraction counts against it.
  */
 #ifndef BLOOMLAB_BENCH_H
 #define BLOOMLAB_BENCH_H

@@ -10,15 +10,11 @@
  *   insert   all k positions of every key are computed and their lines
  *            prefetched for writing, then the bits are set: up to 32 k
  *            misses in flight (bulk insert).
- *   query    blocked layouts: the key's one line is prefetched, then its k
- *            bits are tested without a branch per bit.  Other layouts go in
- *            phases of 1, 2, 4, ... positions: a phase prefetches the next
- *            positions of every key still alive, then tests them and drops
- *            the keys that found a zero (early exit).  An absent key at fill
- *            f touches 1 + 2f + 4f^3 + ... lines (2.5 at f = 1/2, k = 7,
- *            against the sum_{i<k} f^i = 1.98 it needs); in exchange a batch
- *            makes about log2(k) round trips to memory, not k, and the
- *            misses of one phase overlap.
+ *   query    every key's first position is computed and its line
+ *            prefetched (a blocked key's only line).  A blocked key then
+ *            tests its k bits without branches; other layouts go in phases
+ *            of 1, 2, 4 ... positions over the keys still alive (early exit
+ *            without a mispredicted branch per key; query_finish_phases).
  *
  * The answers and the bits are those of filter_insert_one/filter_query_one,
  * the one-key reference, bit for bit (tests/test_batch.c).
@@ -367,100 +363,86 @@ ALWAYS_INLINE void batch_hash(scheme_kind S, const scheme_ctx *ctx, const key_ba
 
 /* ---- the batch loops ------------------------------------------------------ */
 
-ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
-                                const key_batch *keys)
+/* A batch between its two passes: what the first computed for the second. */
+typedef struct {
+    cursor c[KEY_BATCH];
+    uint64_t pos[KEY_BATCH * FILTER_K_MAX]; /* insert: all k a key; query: the first */
+} stage;
+
+/* Insert, first pass: hash, all k positions, their lines prefetched for writing. */
+ALWAYS_INLINE void insert_start(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
+                                const uint64_t *words, const key_batch *keys, stage *st)
 {
-    batch_env e;
-    env_init(&e, S, f, ctx);
     hash128_t hv[KEY_BATCH];
     batch_hash(S, ctx, keys, hv);
-    uint64_t *words = f->words;
-    const unsigned k = e.k;
-    const size_t count = keys->count;
-    uint64_t pos[KEY_BATCH * FILTER_K_MAX];
-    for (size_t j = 0; j < count; j++) {
-        cursor c;
-        cursor_start(L, S, &e, &c, keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+    const unsigned k = e->k;
+    for (size_t j = 0; j < keys->count; j++) {
+        cursor *c = &st->c[j];
+        cursor_start(L, S, e, c, keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
         if (layout_is_blocked(L))
-            __builtin_prefetch(&words[c.base >> 6], 1, 3);
+            __builtin_prefetch(&words[c->base >> 6], 1, 3);
         for (unsigned i = 0; i < k; i++) {
-            uint64_t p = cursor_position(L, S, &e, &c, i);
-            pos[j * k + i] = p;
+            uint64_t p = cursor_position(L, S, e, c, i);
+            st->pos[j * k + i] = p;
             if (!layout_is_blocked(L))
                 __builtin_prefetch(&words[word_of(L, p)], 1, 3);
         }
     }
+}
+
+/* Insert, second pass: set the bits (count the counters) in key order. */
+ALWAYS_INLINE void insert_finish(layout_kind L, filter *f, uint64_t *words, unsigned k, size_t count,
+                                 const stage *st)
+{
     uint64_t saturated = 0;
     for (size_t t = 0; t < count * k; t++)
-        saturated += position_add(L, words, pos[t]);
+        saturated += position_add(L, words, st->pos[t]);
     if (L == LAYOUT_COUNTING)
         f->saturations += saturated;
 }
 
-/* Blocked layouts: one line per key, all k bits tested. */
-ALWAYS_INLINE size_t batch_query_blocked(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                         const key_batch *keys, unsigned char *answer)
+/* Query, first pass: hash, position 0 of every key, its line prefetched. */
+ALWAYS_INLINE void query_start(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
+                               const uint64_t *words, const key_batch *keys, stage *st)
 {
-    batch_env e;
-    env_init(&e, S, f, ctx);
     hash128_t hv[KEY_BATCH];
     batch_hash(S, ctx, keys, hv);
-    const uint64_t *words = f->words;
-    const unsigned k = e.k;
-    const size_t count = keys->count;
-    cursor c[KEY_BATCH];
-    for (size_t j = 0; j < count; j++) {
-        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
-        __builtin_prefetch(&words[c[j].base >> 6], 0, 3);
+    for (size_t j = 0; j < keys->count; j++) {
+        cursor_start(L, S, e, &st->c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
+        st->pos[j] = cursor_position(L, S, e, &st->c[j], 0);
+        __builtin_prefetch(&words[word_of(L, st->pos[j])], 0, 3);
     }
-    size_t yes = 0;
-    for (size_t j = 0; j < count; j++) {
-        int all = 1;
-        for (unsigned i = 0; i < k; i++)
-            all &= position_set(L, words, cursor_position(L, S, &e, &c[j], i));
-        yes += (size_t)all;
-        if (answer != NULL)
-            answer[j] = (unsigned char)all;
-    }
-    return yes;
 }
 
-/* Unblocked layouts: in phases, as the top comment says.  Phase p computes
- * and prefetches the next 2^p positions (1, 2, 4, ...) of every key still
- * alive, then tests them without a branch per bit and keeps the keys that
- * found them all set.  Doubling keeps the round trips to memory at about
- * log2(k) per batch while an absent key (alive after i positions with
- * probability f^i) computes few positions past the first zero. */
-ALWAYS_INLINE size_t batch_query_phases(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                        const key_batch *keys, unsigned char *answer)
+/* Query, second pass for an unblocked filter: in phases.  Phase 0 tests
+ * position 0 (prefetched by query_start); phase p >= 1 computes and
+ * prefetches the next 2^p positions (2, 4, ...) of every key still alive,
+ * then tests them without a branch per bit and keeps, without a branch, the
+ * keys that found them all set.  Against a loop that takes one key at a
+ * time with early exit, this was twice as fast in cache (no mispredicted
+ * exit per key) and beyond it (a key that passes its first test no longer
+ * waits out a full memory latency for each later position: the misses of
+ * all live keys of a phase overlap, about log2(k) round trips a batch).
+ * The price: an absent key may fetch lines past its first zero (2.5 at fill
+ * 1/2, k = 7, against the sum_{i<k} f^i = 1.98 it needs). */
+ALWAYS_INLINE size_t query_finish_phases(layout_kind L, scheme_kind S, batch_env *e, const uint64_t *words,
+                                         size_t count, stage *st, unsigned char *answer)
 {
-    batch_env e;
-    env_init(&e, S, f, ctx);
-    hash128_t hv[KEY_BATCH];
-    batch_hash(S, ctx, keys, hv);
-    const uint64_t *words = f->words;
-    const unsigned k = e.k;
-    const size_t count = keys->count;
-    cursor c[KEY_BATCH];
-    uint64_t pos[KEY_BATCH * FILTER_K_MAX];
+    const unsigned k = e->k;
+    uint64_t later[KEY_BATCH * FILTER_K_MAX];
     unsigned char alive[KEY_BATCH];
-    for (size_t j = 0; j < count; j++) { /* phase 0: position 0 */
-        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
-        pos[j * k] = cursor_position(L, S, &e, &c[j], 0);
-        __builtin_prefetch(&words[word_of(L, pos[j * k])], 0, 3);
-    }
     size_t live = 0;
-    for (size_t j = 0; j < count; j++) {
+    for (size_t j = 0; j < count; j++) { /* position 0, prefetched by query_start */
         alive[live] = (unsigned char)j;
-        live += (size_t)position_set(L, words, pos[j * k]);
+        live += (size_t)position_set(L, words, st->pos[j]);
     }
     for (unsigned done = 1, window = 2; done < k && live > 0; window *= 2) {
         const unsigned end = k - done < window ? k : done + window;
         for (size_t s = 0; s < live; s++) {
             const unsigned j = alive[s];
             for (unsigned i = done; i < end; i++) {
-                uint64_t p = cursor_position(L, S, &e, &c[j], i);
-                pos[j * k + i] = p;
+                uint64_t p = cursor_position(L, S, e, &st->c[j], i);
+                later[j * k + i] = p;
                 __builtin_prefetch(&words[word_of(L, p)], 0, 3);
             }
         }
@@ -469,7 +451,7 @@ ALWAYS_INLINE size_t batch_query_phases(layout_kind L, scheme_kind S, const filt
             const unsigned j = alive[s];
             int all = 1;
             for (unsigned i = done; i < end; i++)
-                all &= position_set(L, words, pos[j * k + i]);
+                all &= position_set(L, words, later[j * k + i]);
             alive[next] = (unsigned char)j;
             next += (size_t)all;
         }
@@ -484,77 +466,19 @@ ALWAYS_INLINE size_t batch_query_phases(layout_kind L, scheme_kind S, const filt
     return live;
 }
 
-/* Unblocked layouts: in rounds. */
-ALWAYS_INLINE size_t batch_query_rounds(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                        const key_batch *keys, unsigned char *answer)
+/* Query, second pass for a blocked filter: all k bits of the key's one
+ * line tested, no branch per bit.  Early exit saves no memory here (the
+ * line is fetched anyway) and its branch is mispredicted about once a key:
+ * measured, the branch-free test is 1.5x faster in cache, the same beyond. */
+ALWAYS_INLINE size_t query_finish_block(layout_kind L, scheme_kind S, batch_env *e, const uint64_t *words,
+                                        size_t count, stage *st, unsigned char *answer)
 {
-    batch_env e;
-    env_init(&e, S, f, ctx);
-    hash128_t hv[KEY_BATCH];
-    batch_hash(S, ctx, keys, hv);
-    const uint64_t *words = f->words;
-    const unsigned k = e.k;
-    const size_t count = keys->count;
-    cursor c[KEY_BATCH];
-    uint64_t pos[KEY_BATCH];
-    unsigned char alive[KEY_BATCH];
-    for (size_t j = 0; j < count; j++) {
-        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
-        pos[j] = cursor_position(L, S, &e, &c[j], 0);
-        __builtin_prefetch(&words[word_of(L, pos[j])], 0, 3);
-        alive[j] = (unsigned char)j;
-    }
-    size_t live = count;
-    for (unsigned i = 0; i + 1 < k && live > 0; i++) {
-        size_t next = 0;
-        for (size_t s = 0; s < live; s++) {
-            unsigned j = alive[s];
-            alive[next] = (unsigned char)j;
-            next += (size_t)position_set(L, words, pos[j]);
-        }
-        live = next;
-        for (size_t s = 0; s < live; s++) {
-            unsigned j = alive[s];
-            pos[j] = cursor_position(L, S, &e, &c[j], i + 1);
-            __builtin_prefetch(&words[word_of(L, pos[j])], 0, 3);
-        }
-    }
-    size_t yes = 0;
-    if (answer != NULL)
-        memset(answer, 0, count);
-    for (size_t s = 0; s < live; s++) {
-        unsigned j = alive[s];
-        int set = position_set(L, words, pos[j]);
-        yes += (size_t)set;
-        if (answer != NULL)
-            answer[j] = (unsigned char)set;
-    }
-    return yes;
-}
-
-/* Direct: one key at a time with early exit, first position prefetched. */
-ALWAYS_INLINE size_t batch_query_direct(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                        const key_batch *keys, unsigned char *answer)
-{
-    batch_env e;
-    env_init(&e, S, f, ctx);
-    hash128_t hv[KEY_BATCH];
-    batch_hash(S, ctx, keys, hv);
-    const uint64_t *words = f->words;
-    const unsigned k = e.k;
-    const size_t count = keys->count;
-    cursor c[KEY_BATCH];
-    uint64_t pos[KEY_BATCH];
-    for (size_t j = 0; j < count; j++) {
-        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
-        pos[j] = cursor_position(L, S, &e, &c[j], 0);
-        __builtin_prefetch(&words[word_of(L, pos[j])], 0, 3);
-    }
+    const unsigned k = e->k;
     size_t yes = 0;
     for (size_t j = 0; j < count; j++) {
-        int all = position_set(L, words, pos[j]);
-        for (unsigned i = 1; i < k && all; i++)
-            all = position_set(L, words, cursor_position(L, S, &e, &c[j], i));
+        int all = position_set(L, words, st->pos[j]);
+        for (unsigned i = 1; i < k; i++)
+            all &= position_set(L, words, cursor_position(L, S, e, &st->c[j], i));
         yes += (size_t)all;
         if (answer != NULL)
             answer[j] = (unsigned char)all;
@@ -562,47 +486,75 @@ ALWAYS_INLINE size_t batch_query_direct(layout_kind L, scheme_kind S, const filt
     return yes;
 }
 
-/* Direct2: first two positions prefetched. */
-ALWAYS_INLINE size_t batch_query_direct2(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                        const key_batch *keys, unsigned char *answer)
+ALWAYS_INLINE size_t query_finish_any(layout_kind L, scheme_kind S, batch_env *e, const filter *f,
+                                      size_t count, stage *st, unsigned char *answer)
+{
+    if (layout_is_blocked(L))
+        return query_finish_block(L, S, e, f->words, count, st, answer);
+    return query_finish_phases(L, S, e, f->words, count, st, answer);
+}
+
+ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
+                                const key_batch *keys)
 {
     batch_env e;
     env_init(&e, S, f, ctx);
-    hash128_t hv[KEY_BATCH];
-    batch_hash(S, ctx, keys, hv);
-    const uint64_t *words = f->words;
-    const unsigned k = e.k;
-    const size_t count = keys->count;
-    cursor c[KEY_BATCH];
-    uint64_t pos[KEY_BATCH][2];
-    const unsigned early = k < 2 ? k : 2;
-    for (size_t j = 0; j < count; j++) {
-        cursor_start(L, S, &e, &c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
-        for (unsigned i = 0; i < early; i++) {
-            pos[j][i] = cursor_position(L, S, &e, &c[j], i);
-            __builtin_prefetch(&words[word_of(L, pos[j][i])], 0, 3);
-        }
-    }
-    size_t yes = 0;
-    for (size_t j = 0; j < count; j++) {
-        int all = position_set(L, words, pos[j][0]);
-        if (early > 1 && all)
-            all = position_set(L, words, pos[j][1]);
-        for (unsigned i = early; i < k && all; i++)
-            all = position_set(L, words, cursor_position(L, S, &e, &c[j], i));
-        yes += (size_t)all;
-        if (answer != NULL)
-            answer[j] = (unsigned char)all;
-    }
-    return yes;
+    stage st;
+    insert_start(L, S, &e, ctx, f->words, keys, &st);
+    insert_finish(L, f, f->words, e.k, keys->count, &st);
 }
 
 ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
                                  const key_batch *keys, unsigned char *answer)
 {
-    if (layout_is_blocked(L))
-        return batch_query_direct2(L, S, f, ctx, keys, answer);
-    return batch_query_direct2(L, S, f, ctx, keys, answer);
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    stage st;
+    query_start(L, S, &e, ctx, f->words, keys, &st);
+    return query_finish_any(L, S, &e, f, keys->count, &st, answer);
+}
+
+/* Many batches, software-pipelined: batch b + 1's first pass (hashing and
+ * prefetches) runs before batch b's second, so that the memory system is
+ * never idle between batches.  A batch of 32 keys alone ends by waiting out
+ * one full memory latency; beyond the last-level cache that wait is most of
+ * its time. */
+/* Batches whose first pass runs ahead of the second. */
+#define MANY_AHEAD 2
+
+ALWAYS_INLINE void many_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
+                               const key_batch *batches, size_t count)
+{
+    if (count == 0)
+        return;
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    stage st[2];
+    insert_start(L, S, &e, ctx, f->words, &batches[0], &st[0]);
+    for (size_t b = 0; b < count; b++) {
+        if (b + 1 < count)
+            insert_start(L, S, &e, ctx, f->words, &batches[b + 1], &st[(b + 1) & 1]);
+        insert_finish(L, f, f->words, e.k, batches[b].count, &st[b & 1]);
+    }
+}
+
+ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                const key_batch *batches, size_t count)
+{
+    if (count == 0)
+        return 0;
+    batch_env e;
+    env_init(&e, S, f, ctx);
+    stage st[MANY_AHEAD + 1];
+    size_t yes = 0;
+    for (size_t b = 0; b < MANY_AHEAD && b < count; b++)
+        query_start(L, S, &e, ctx, f->words, &batches[b], &st[b]);
+    for (size_t b = 0; b < count; b++) {
+        if (b + MANY_AHEAD < count)
+            query_start(L, S, &e, ctx, f->words, &batches[b + MANY_AHEAD], &st[(b + MANY_AHEAD) % (MANY_AHEAD + 1)]);
+        yes += query_finish_any(L, S, &e, f, batches[b].count, &st[b % (MANY_AHEAD + 1)], NULL);
+    }
+    return yes;
 }
 
 /* Clear (plain layouts) or decrement (counting); not a hot path. */
@@ -687,6 +639,16 @@ ALWAYS_INLINE int one_query(layout_kind L, scheme_kind S, const filter *f, const
     {                                                                                             \
         batch_remove(L, S, f, ctx, keys);                                                         \
     }                                                                                             \
+    static void insert_many_##tag(filter *f, const scheme_ctx *ctx, const key_batch *batches,     \
+                                  size_t count)                                                   \
+    {                                                                                             \
+        many_insert(L, S, f, ctx, batches, count);                                                \
+    }                                                                                             \
+    static size_t query_many_##tag(const filter *f, const scheme_ctx *ctx,                        \
+                                   const key_batch *batches, size_t count)                        \
+    {                                                                                             \
+        return many_query(L, S, f, ctx, batches, count);                                          \
+    }                                                                                             \
     static void insert1_##tag(filter *f, const scheme_ctx *ctx, const void *key, size_t len,      \
                               uint64_t id)                                                        \
     {                                                                                             \
@@ -712,7 +674,7 @@ STAMP_LAYOUT(LAYOUT_BLOCKED512, blocked512)
 STAMP_LAYOUT(LAYOUT_REGISTER64, register64)
 STAMP_LAYOUT(LAYOUT_SPLITBLOCK, splitblock)
 
-#define OPS(tag) {insert_##tag, query_##tag, remove_##tag}
+#define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
 #define OPS_LAYOUT(l) {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal)}
 
 static const filter_ops OPS_TABLE[LAYOUT_COUNT][SCHEME_COUNT] = {

@@ -19,10 +19,12 @@
  * m rounded up to whole blocks (layout_fit_m); the row reports the m used.
  *
  * Insert and query work on batches of keys: the first pass hashes every key
- * of the batch and prefetches its first cache line, the second probes, so
- * that the memory latency of one key hides behind the hashing of the next.
- * filter_ops_for() picks the loop stamped for one (layout, scheme) pair, so
- * the hot loop pays for neither choice.
+ * of the batch and prefetches (insert: all k lines; query: the first), the
+ * second sets or probes, so that the memory latency of one key hides behind
+ * the hashing of the next; insert_many and query_many also overlap one
+ * batch's first pass with the previous batch's second.  filter_ops_for()
+ * picks the loops stamped for one (layout, scheme) pair, so the hot loop
+ * pays for neither choice (filters.c says more).
  */
 #ifndef BLOOMLAB_FILTERS_H
 #define BLOOMLAB_FILTERS_H
@@ -79,6 +81,11 @@ typedef struct {
                     unsigned char *answer);
     /* Clear (plain layouts) or decrement (counting) the key's positions. */
     void (*remove)(filter *f, const scheme_ctx *ctx, const key_batch *keys);
+    /* The same as insert / query over count batches in order, software-
+     * pipelined across them (batch b+1 hashed and prefetched before batch b
+     * is probed): the fast path beyond the last-level cache. */
+    void (*insert_many)(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
+    size_t (*query_many)(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
 } filter_ops;
 
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme);

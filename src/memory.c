@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cli.h"
 #include "commands.h"
 #include "filters.h"
@@ -95,13 +96,6 @@ static const char MEMORY_USAGE[] =
     "  -o FILE             write the CSV to FILE (atomically)\n";
 
 /* ---- measuring ---------------------------------------------------------- */
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Anonymous resident memory in bytes (resident minus file-backed pages,
  * so that code pages faulted in on first use do not count), or -1. */

@@ -1,5 +1,6 @@
 /* sweep.c -- the runner: cells to trials to rows; see sweep.h. */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -50,13 +51,6 @@ typedef struct {
     double seconds_query;
     int aborted;
 } trial_result;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct {
     const experiment *e;

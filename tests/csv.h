@@ -2,10 +2,13 @@
 #ifndef BLOOMLAB_TEST_CSV_H
 #define BLOOMLAB_TEST_CSV_H
 
+#include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "helpers.h"
 
 /* A sweep's CSV, read just enough: the header names the columns. */
 typedef struct {
@@ -70,6 +73,48 @@ static inline double csv_num(const csv_table *t, const char *line, const char *n
     char buf[64];
     csv_get(t, line, name, buf, sizeof buf);
     return buf[0] ? strtod(buf, NULL) : NAN;
+}
+
+#define NS_INSERT_COLUMN 23 /* 1-based, as in DESIGN.md's schema */
+#define NS_QUERY_COLUMN 24
+
+/* The CSV's data: no '#' lines, no header, columns 23 and 24 (ns_*) removed. */
+static inline char *data_rows(const char *csv)
+{
+    cr_assert_not_null(csv);
+    char *out = malloc(strlen(csv) + 1);
+    size_t used = 0;
+    int header_seen = 0;
+    for (const char *line = csv; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (line[0] != '#') {
+            if (header_seen) {
+                int column = 1;
+                for (size_t i = 0; i < len; i++) {
+                    int dropped = column == NS_INSERT_COLUMN || column == NS_QUERY_COLUMN;
+                    if (line[i] == ',')
+                        column++;
+                    if (!dropped)
+                        out[used++] = line[i];
+                }
+                out[used++] = '\n';
+            }
+            header_seen = 1;
+        }
+        line += len + (end != NULL);
+    }
+    out[used] = '\0';
+    return out;
+}
+
+static inline char *file_rows(const char *path)
+{
+    char *text = slurp(path);
+    cr_assert_not_null(text, "%s is missing", path);
+    char *rows = data_rows(text);
+    free(text);
+    return rows;
 }
 
 #endif

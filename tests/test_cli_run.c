@@ -5,11 +5,10 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "csv.h"
 #include "helpers.h"
 #include "sweep.h"
 
-#define NS_INSERT_COLUMN 23 /* 1-based, as in DESIGN.md's schema */
-#define NS_QUERY_COLUMN 24
 
 static void write_text(const char *path, const char *text)
 {
@@ -25,45 +24,6 @@ static void remove_tree(char *dir)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
     free(dir);
-}
-
-/* The CSV's data: no '#' lines, no header, columns 23 and 24 (ns_*) removed. */
-static char *data_rows(const char *csv)
-{
-    cr_assert_not_null(csv);
-    char *out = malloc(strlen(csv) + 1);
-    size_t used = 0;
-    int header_seen = 0;
-    for (const char *line = csv; *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        if (line[0] != '#') {
-            if (header_seen) {
-                int column = 1;
-                for (size_t i = 0; i < len; i++) {
-                    int dropped = column == NS_INSERT_COLUMN || column == NS_QUERY_COLUMN;
-                    if (line[i] == ',')
-                        column++;
-                    if (!dropped)
-                        out[used++] = line[i];
-                }
-                out[used++] = '\n';
-            }
-            header_seen = 1;
-        }
-        line += len + (end != NULL);
-    }
-    out[used] = '\0';
-    return out;
-}
-
-static char *file_rows(const char *path)
-{
-    char *text = slurp(path);
-    cr_assert_not_null(text, "%s is missing", path);
-    char *rows = data_rows(text);
-    free(text);
-    return rows;
 }
 
 /* An experiment with every kind of cell: layouts, hashes, the ideal scheme,

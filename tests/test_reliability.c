@@ -12,10 +12,9 @@
 
 #include "filters.h"
 #include "hashes.h"
+#include "csv.h"
 #include "helpers.h"
 
-#define NS_INSERT_COLUMN 23
-#define NS_QUERY_COLUMN 24
 
 /* 30 cells of some 25 ms each (optimised; a few times that under ASan). */
 static const char SLOW_INI[] = "[experiment]\nname = slow\nseed = 3\nm = 1e6\nn = 100000..129000:1000\nk = 7\n"
@@ -69,44 +68,6 @@ static int count_glob(const char *dir, const char *glob)
         n = 0;
     pclose(p);
     return n;
-}
-
-static char *data_rows(const char *csv)
-{
-    cr_assert_not_null(csv);
-    char *out = malloc(strlen(csv) + 1);
-    size_t used = 0;
-    int header_seen = 0;
-    for (const char *line = csv; *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        if (line[0] != '#') {
-            if (header_seen) {
-                int column = 1;
-                for (size_t i = 0; i < len; i++) {
-                    int dropped = column == NS_INSERT_COLUMN || column == NS_QUERY_COLUMN;
-                    if (line[i] == ',')
-                        column++;
-                    if (!dropped)
-                        out[used++] = line[i];
-                }
-                out[used++] = '\n';
-            }
-            header_seen = 1;
-        }
-        line += len + (end != NULL);
-    }
-    out[used] = '\0';
-    return out;
-}
-
-static char *file_rows(const char *path)
-{
-    char *text = slurp(path);
-    cr_assert_not_null(text, "%s is missing", path);
-    char *rows = data_rows(text);
-    free(text);
-    return rows;
 }
 
 /* The uninterrupted run's rows, into DIR/reference.csv. */
