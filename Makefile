@@ -115,7 +115,7 @@ plots/%.png: plots/%.gp results/%.csv
 
 plots: $(PLOTS)
 
-results/REPORT.md: $(RESULTS) $(PLOTS) scripts/report.py
+results/REPORT.md: $(RESULTS) $(PLOTS) scripts/report.py scripts/report_hashes.py
 	$(PYTHON) scripts/report.py results > $@.tmp && mv $@.tmp $@
 
 report: $(if $(wildcard scripts/report.py),results/REPORT.md)

@@ -78,10 +78,10 @@ def explain(row):
     m, n = int(row["m"]), int(row["n"])
     fpr = num(row, "fpr")
     if layout in ("blocked512", "register64") and s in ("double", "enhanced"):
-        return ("double hashing inside one block: the block is reduce(u_0) and the in-block bits are the top bits "
-                "of u_i = h1 + i h2, so the keys of one block share the top bits of h1 and their k bits form "
-                "progressions a + i b with a nearly fixed per block (a filters.c issue, see the note below); "
-                "inside a 64-bit word b = 0 mod 64 also folds a key onto one bit")
+        return ("double hashing inside one block: the k in-block bits are an arithmetic progression a + i b "
+                "in a space of 512 (or 64) bits, so a key whose step b has a small order (b = 0 or 256 mod 512, "
+                "b = 0 or 32 mod 64) folds its k bits onto one or two; enhanced double hashing breaks the "
+                "progression and agrees with the formula")
     if h == "first8":
         if keys == "urls":
             return "every URL starts with the same 8 bytes (`https://`), so first8 gives every key the same value and the same positions: FPR about 1"
@@ -194,9 +194,9 @@ def hash_compare_part(rows):
         flag_list(rows, lambda r, z, w: f"{r['hash']} {r['scheme']} {r['keys']} m={r['m']} "
                                          f"(x{fmt_ratio(ratio(r))}, z={z:+.0f}{'' if w == 'trials' else ' binomial'})"),
         "",
-        "Notes. The enhanced scheme gives exactly the rows of double in every cell: its extra term "
-        "0 + 1 + ... + i is added to 64-bit values whose top bits the reduction reads, so an increment below "
-        "2^12 never changes a position (schemes.h; Dillinger and Manolios add it mod m). A prime m changes "
+        "Notes. The enhanced scheme adds its cubic term in steps of an odd constant near 2^64/phi "
+        "(schemes.h): positions are read from the top bits of u, where the original's increments of 1 "
+        "would never move a position. A prime m changes "
         "nothing for the good hashes: the multiply-shift reduction has no modulus to align with. "
         "The seed-ignoring hashes repeat one filter in every trial, so their z uses the binomial se.",
     ]
@@ -362,16 +362,13 @@ def layouts_part(rows):
         flag_list(rows, lambda r, z, w: f"{r['filter']} {r['hash']} {r['scheme']} n={r['n']} k={r['k']} "
                                          f"(x{ratio(r):.2f}, z={z:+.0f})"),
         "",
-        "Blocked layouts with double hashing are the largest departure in this report (x2.5 for blocked512 "
-        "at n = 4e6). The cause is in src/filters.c: cursor_start picks the block as reduce(u_0, blocks), "
-        "the top bits of h1, and cursor_position takes bit i as the top 9 (or 6) bits of u_i = h1 + i h2. "
-        "Keys of one block therefore share the top bits of h1, and their in-block patterns are a one-"
-        "parameter family a + i b with a almost fixed; the more blocks, the fewer values of a per block. "
-        "Independent hashing and splitblock (which takes the block and the bits from disjoint halves of "
-        "one hash) agree with their formulas. A tested fix (not applied: filters.c belongs to another "
-        "helper) is to take bit i from the fraction the block reduction leaves, ((u_i * blocks) mod 2^64) "
-        ">> 55: it brings blocked512 from x1.85 to x1.09 at n = 1e4; the rest is double hashing in a "
-        "512- or 64-bit space itself (b = 0 mod 64 folds a register64 key onto one bit).",
+        "Blocked layouts with double hashing depart from their formula (x1.08 for blocked512 and x1.25 for "
+        "register64 at n = 4e6, k = 7): the in-block bits of one key are a + i b in 512 (or 64) bits, and a "
+        "step b of small order folds them (b = 0 mod 64 puts a register64 key on one bit). The block and "
+        "the in-block offset are independent: the offset is taken from the fraction the block reduction "
+        "leaves, ((u_i * blocks) mod 2^64) >> 55 (src/filters.c); taking the top bits of u_i instead made "
+        "every key of a block start at the same offset (x2.5 before that fix). Enhanced double hashing, "
+        "independent hashing and the ideal scheme agree with the formula.",
     ]
     return "\n".join(text)
 
@@ -405,7 +402,7 @@ def hash_speed_part(rows):
         "",
         "ns per hash call = the slope of the sweep's ns_insert against k (independent scheme, k = 1, 2, 4, 8, "
         "a 2^16-bit filter that stays in L1); the intercept is what an insert pays besides hashing -- making "
-        "the key (a 64-bit mix for random64; building a 30-120 byte URL for urls), the loop and the bit "
+        "the key (a 64-bit mix for random64; building a 40-80 byte URL for urls), the loop and the bit "
         "store. The sweep's ns columns include key generation, which is why the slope is reported and not "
         "the raw ns. Each call also pays one seed_derive (two 64-bit mixes). Timings were taken while other "
         "jobs shared the 2 cores: treat differences under about 2x as noise, and use `make bench` for speed. "
