@@ -52,7 +52,8 @@ double bench_lines_present(layout_kind layout, unsigned k, double lines)
 {
     if (layout_block_bits(layout) > 1)
         return 1.0;
-    return lines * (1.0 - pow(1.0 - 1.0 / lines, (double)k));
+    /* 1 - (1 - 1/lines)^k without the cancellation of 1 - pow(...) */
+    return -lines * expm1((double)k * log1p(-1.0 / lines));
 }
 
 int bench_parse_bytes(const char *text, uint64_t *out)

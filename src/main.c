@@ -30,7 +30,7 @@ static void usage(FILE *out)
     fprintf(out, "usage: bloomlab COMMAND [OPTIONS]   (bloomlab COMMAND --help for each)\n\n"
                  "bloomlab measures Bloom filters against their theory.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
-        fprintf(out, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+        fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
 }
 
 int main(int argc, char **argv)
