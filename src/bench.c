@@ -610,6 +610,25 @@ static int run_ceiling(bench_run *b, uint64_t bytes, ceiling *c)
     return 0;
 }
 
+/* The columns every timed filter row has: its size and its timings. */
+static void row_timing(row *r, const bench_cell *cell, const bench_timing *t)
+{
+    r->bytes = layout_bytes(cell->layout, cell->m);
+    r->m = cell->m;
+    r->n = cell->n;
+    r->k = cell->k;
+    r->v[V_BPI] = (double)cell->m / (double)cell->n;
+    r->v[V_FILL] = t->fill;
+    r->v[V_FPR] = t->absent_yes;
+    r->v[V_NS_INSERT] = t->ns_insert;
+    r->v[V_NS_ABSENT] = t->ns_absent;
+    r->v[V_NS_PRESENT] = t->ns_present;
+    r->v[V_NS_ABSENT_BATCH] = t->ns_absent_per_batch;
+    r->v[V_MOPS_INSERT] = 1e3 / t->ns_insert;
+    r->v[V_MOPS_ABSENT] = 1e3 / t->ns_absent;
+    r->v[V_MOPS_PRESENT] = 1e3 / t->ns_present;
+}
+
 static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name, uint64_t bytes,
                            const ceiling *ceil_at, const char *section, bench_timing *t_out)
 {
@@ -629,20 +648,7 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     r.hash = cell->hash ? cell->hash->name : "ideal";
     r.scheme = scheme_name(cell->scheme);
     r.keys = keys_name;
-    r.bytes = layout_bytes(cell->layout, cell->m);
-    r.m = cell->m;
-    r.n = cell->n;
-    r.k = cell->k;
-    r.v[V_BPI] = (double)cell->m / (double)cell->n;
-    r.v[V_FILL] = t.fill;
-    r.v[V_FPR] = t.absent_yes;
-    r.v[V_NS_INSERT] = t.ns_insert;
-    r.v[V_NS_ABSENT] = t.ns_absent;
-    r.v[V_NS_PRESENT] = t.ns_present;
-    r.v[V_NS_ABSENT_BATCH] = t.ns_absent_per_batch;
-    r.v[V_MOPS_INSERT] = 1e3 / t.ns_insert;
-    r.v[V_MOPS_ABSENT] = 1e3 / t.ns_absent;
-    r.v[V_MOPS_PRESENT] = 1e3 / t.ns_present;
+    row_timing(&r, cell, &t);
     r.v[V_LINES_ABSENT] = bench_lines_absent(cell->layout, cell->k, t.fill, lines);
     r.v[V_LINES_PRESENT] = bench_lines_present(cell->layout, cell->k, lines);
     if (ceil_at != NULL) {
@@ -772,20 +778,7 @@ static int run_anchors(bench_run *b, keyset *random64)
         r.scheme = "double";
         r.keys = "random64";
         r.anchor = a->name;
-        r.bytes = layout_bytes(cell.layout, cell.m);
-        r.m = cell.m;
-        r.n = cell.n;
-        r.k = cell.k;
-        r.v[V_BPI] = (double)cell.m / (double)cell.n;
-        r.v[V_FILL] = t.fill;
-        r.v[V_FPR] = t.absent_yes;
-        r.v[V_NS_INSERT] = t.ns_insert;
-        r.v[V_NS_ABSENT] = t.ns_absent;
-        r.v[V_NS_PRESENT] = t.ns_present;
-        r.v[V_NS_ABSENT_BATCH] = t.ns_absent_per_batch;
-        r.v[V_MOPS_INSERT] = 1e3 / t.ns_insert;
-        r.v[V_MOPS_ABSENT] = 1e3 / t.ns_absent;
-        r.v[V_MOPS_PRESENT] = 1e3 / t.ns_present;
+        row_timing(&r, &cell, &t);
         r.v[V_A_INSERT] = a->insert;
         r.v[V_A_BULK] = a->insert_bulk;
         r.v[V_A_ABSENT] = a->absent;
