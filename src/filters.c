@@ -158,10 +158,6 @@ uint64_t filter_bits_set(const filter *f)
     return set;
 }
 
-static inline uint64_t reduce(uint64_t u, uint64_t range)
-{
-    return (uint64_t)(((pcg_u128)u * range) >> 64);
-}
 
 /* ---- hashing a batch ------------------------------------------------------ */
 
@@ -280,7 +276,7 @@ ALWAYS_INLINE uint64_t cursor_position(layout_kind L, scheme_kind S, batch_env *
     switch (L) {
     case LAYOUT_PARTITIONED: {
         uint64_t lo = e->slice[i], range = e->slice[i + 1] - lo;
-        return lo + (S == SCHEME_IDEAL ? ideal_draw(&c->p.rng, range) : reduce(probe_next(S, &e->ctx, &c->p), range));
+        return lo + probe_position(S, &e->ctx, &c->p, range);
     }
     case LAYOUT_BLOCKED512:
         return c->base + block_offset(S, e, c, 9);
@@ -289,7 +285,7 @@ ALWAYS_INLINE uint64_t cursor_position(layout_kind L, scheme_kind S, batch_env *
     case LAYOUT_SPLITBLOCK:
         return c->base + 32u * i + ((c->h32 * SPLITBLOCK_SALT[i]) >> 27);
     default: /* standard, counting */
-        return S == SCHEME_IDEAL ? ideal_draw(&c->p.rng, e->m) : reduce(probe_next(S, &e->ctx, &c->p), e->m);
+        return probe_position(S, &e->ctx, &c->p, e->m);
     }
 }
 
@@ -314,7 +310,7 @@ ALWAYS_INLINE void cursor_start(layout_kind L, scheme_kind S, batch_env *e, curs
         c->h32 = (uint32_t)u;
     } else if (L == LAYOUT_BLOCKED512 || L == LAYOUT_REGISTER64) {
         uint64_t block = S == SCHEME_IDEAL ? ideal_draw(&c->p.rng, e->blocks)
-                                           : reduce(probe_next(S, &e->ctx, &c->p), e->blocks);
+                                           : reduce_range(probe_next(S, &e->ctx, &c->p), e->blocks);
         c->base = block * layout_block_bits(L);
     }
 }

@@ -227,4 +227,11 @@ static inline uint64_t probe_next(scheme_kind scheme, const scheme_ctx *ctx, pro
     }
 }
 
+/* The next position in [0, range) of a key's stream, as the unblocked
+ * layouts take it: the ideal scheme draws it exactly, the others reduce u. */
+static inline uint64_t probe_position(scheme_kind scheme, const scheme_ctx *ctx, probe *p, uint64_t range)
+{
+    return scheme == SCHEME_IDEAL ? ideal_draw(&p->rng, range) : reduce_range(probe_next(scheme, ctx, p), range);
+}
+
 #endif

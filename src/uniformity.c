@@ -50,7 +50,7 @@ static void count_batch(scheme_kind scheme, const scheme_ctx *ctx, const key_bat
         probe p;
         probe_start(scheme, ctx, &p, batch->ptr[j], batch->len[j], batch->id[j]);
         for (unsigned i = 0; i < k; i++)
-            counts[reduce_range(probe_next(scheme, ctx, &p), m)]++;
+            counts[probe_position(scheme, ctx, &p, m)]++;
     }
 }
 
