@@ -58,13 +58,10 @@ done
 experiment="$1"
 output="$2"
 
-is_count() { case "$1" in ''|*[!0-9]*) return 1 ;; *) [ "$1" -ge 1 ] ;; esac; }
+. "$(dirname "$0")/shard-common.sh"
 [ -z "$shards" ] && shards=$(nproc 2>/dev/null || echo 2)
-is_count "$shards" || die "--shards: '$shards' is not a whole number >= 1"
 [ -z "$jobs" ] || is_count "$jobs" || die "--jobs: '$jobs' is not a whole number >= 1"
-is_count "$threads" || die "--threads: '$threads' is not a whole number >= 1"
-case "$scale" in ''|quick|full) ;; *) die "--scale: '$scale' is not quick or full" ;; esac
-[ -f "$experiment" ] || die "experiment file '$experiment' does not exist"
+check_shard_settings
 [ $dry -eq 1 ] || [ -x "$bloomlab" ] || command -v "$bloomlab" >/dev/null 2>&1 || die "bloomlab binary '$bloomlab' not found (build it: make build)"
 command -v parallel >/dev/null 2>&1 || die "GNU parallel is not installed (apt-get install parallel)"
 

@@ -64,12 +64,9 @@ done
 experiment="$1"
 output="$2"
 
-is_count() { case "$1" in ''|*[!0-9]*) return 1 ;; *) [ "$1" -ge 1 ] ;; esac; }
-is_count "$shards" || die "--shards: '$shards' is not a whole number >= 1"
-is_count "$threads" || die "--threads: '$threads' is not a whole number >= 1"
-case "$scale" in ''|quick|full) ;; *) die "--scale: '$scale' is not quick or full" ;; esac
+. "$(dirname "$0")/shard-common.sh"
+check_shard_settings
 case "$time_limit" in *[!0-9:-]*|'') die "--time: '$time_limit' is not a Slurm time (e.g. 01:00:00 or 1-00:00:00)" ;; esac
-[ -f "$experiment" ] || die "experiment file '$experiment' does not exist"
 [ $dry -eq 1 ] || command -v "$sbatch" >/dev/null 2>&1 || die "'$sbatch' not found: is this a Slurm login node? (--dry-run prints the plan)"
 
 abs() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$(pwd)" "$1" ;; esac; }
