@@ -2,6 +2,7 @@
 #ifndef BLOOMLAB_TEST_HELPERS_H
 #define BLOOMLAB_TEST_HELPERS_H
 
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,24 @@ static inline char *temp_dir(void)
 {
     char *d = strdup("/tmp/bloomlab-test-dir-XXXXXX");
     return mkdtemp(d);
+}
+
+/* Write text to path, failing the test when it cannot. */
+static inline void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Remove a directory made by temp_dir(), and free its name. */
+static inline void remove_tree(char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+    free(dir);
 }
 
 #endif

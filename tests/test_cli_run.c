@@ -10,22 +10,6 @@
 #include "sweep.h"
 
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void remove_tree(char *dir)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-    free(dir);
-}
-
 /* An experiment with every kind of cell: layouts, hashes, the ideal scheme,
  * key sets, a counting delete cell and one-trial cells (whose queries run
  * in parallel inside the trial). */

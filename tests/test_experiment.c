@@ -17,20 +17,11 @@ static ini_file ini_write(const char *name, const char *text)
     ini_file f;
     f.dir = temp_dir();
     snprintf(f.path, sizeof f.path, "%s/%s.ini", f.dir, name);
-    FILE *out = fopen(f.path, "w");
-    cr_assert_not_null(out);
-    fputs(text, out);
-    fclose(out);
+    write_text(f.path, text);
     return f;
 }
 
-static void ini_remove(ini_file *f)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    cr_assert_eq(system(cmd), 0);
-    free(f->dir);
-}
+static void ini_remove(ini_file *f) { remove_tree(f->dir); }
 
 static experiment load_ok(const char *text, const char *scale)
 {
@@ -246,9 +237,7 @@ Test(experiment, words_file_too_small)
     experiment_free(&e);
     snprintf(text, sizeof text, "[experiment]\nm = 100\nn = 3\nkeys = words:%s/none.txt\n", dir);
     expect_error(text, 4, "none.txt");
-    snprintf(text, sizeof text, "rm -rf '%s'", dir);
-    cr_assert_eq(system(text), 0);
-    free(dir);
+    remove_tree(dir);
 }
 
 Test(experiment, course_keys_hold_twenty)

@@ -29,14 +29,6 @@ typedef struct {
     char lock[700];
 } workdir;
 
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "%s", path);
-    fputs(text, f);
-    fclose(f);
-}
-
 static workdir workdir_new(void)
 {
     workdir w;
@@ -49,13 +41,7 @@ static workdir workdir_new(void)
     return w;
 }
 
-static void workdir_free(workdir *w)
-{
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", w->dir);
-    cr_assert_eq(system(cmd), 0);
-    free(w->dir);
-}
+static void workdir_free(workdir *w) { remove_tree(w->dir); }
 
 /* How many files in dir match a shell glob (0 when none). */
 static int count_glob(const char *dir, const char *glob)

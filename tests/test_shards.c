@@ -117,9 +117,7 @@ Test(shards, parallel_four_shards_equal_unsharded, .timeout = 60)
     /* the shard files were temporary: only our files remain */
     snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s | grep -v -e '^whole.csv$' -e '^merged.csv$' -e '^log$' -e '^shardtest.ini$')\"", dir);
     cr_assert_eq(run_shell(cmd), 0, "sweep-parallel.sh left files behind");
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    run_shell(cmd);
-    free(dir);
+    remove_tree(dir);
 }
 
 Test(shards, parallel_bad_input_exits_2)
@@ -148,9 +146,7 @@ Test(shards, slurm_dry_run_prints_the_array_and_the_merge)
     cr_assert_not_null(strstr(plan, "--dependency=afterok:"), "%s", plan);
     cr_assert_not_null(strstr(plan, "merge"), "%s", plan);
     free(plan);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    run_shell(cmd);
-    free(dir);
+    remove_tree(dir);
 }
 
 /* The Slurm plan carried out by a stand-in sbatch that runs each array task
@@ -188,7 +184,5 @@ Test(shards, slurm_plan_run_by_a_stand_in_sbatch, .timeout = 60)
     cr_assert_str_eq(a, b);
     free(a);
     free(b);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    run_shell(cmd);
-    free(dir);
+    remove_tree(dir);
 }
