@@ -595,14 +595,20 @@ ALWAYS_INLINE hash128_t one_hash(scheme_kind S, const scheme_ctx *ctx, const voi
     return h;
 }
 
+/* One key, unbatched: its environment and its cursor at position 0. */
+ALWAYS_INLINE void one_start(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx, const void *key,
+                             size_t len, uint64_t id, batch_env *e, cursor *c)
+{
+    env_init(e, S, f, ctx);
+    cursor_start(L, S, e, c, key, len, id, one_hash(S, ctx, key, len));
+}
+
 ALWAYS_INLINE void one_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx, const void *key,
                               size_t len, uint64_t id)
 {
     batch_env e;
-    env_init(&e, S, f, ctx);
-    hash128_t h = one_hash(S, ctx, key, len);
     cursor c;
-    cursor_start(L, S, &e, &c, key, len, id, h);
+    one_start(L, S, f, ctx, key, len, id, &e, &c);
     for (unsigned i = 0; i < e.k; i++)
         f->saturations += position_add(L, f->words, cursor_position(L, S, &e, &c, i));
 }
@@ -611,10 +617,8 @@ ALWAYS_INLINE int one_query(layout_kind L, scheme_kind S, const filter *f, const
                             size_t len, uint64_t id)
 {
     batch_env e;
-    env_init(&e, S, f, ctx);
-    hash128_t h = one_hash(S, ctx, key, len);
     cursor c;
-    cursor_start(L, S, &e, &c, key, len, id, h);
+    one_start(L, S, f, ctx, key, len, id, &e, &c);
     for (unsigned i = 0; i < e.k; i++)
         if (!position_set(L, f->words, cursor_position(L, S, &e, &c, i)))
             return 0;
