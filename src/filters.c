@@ -22,6 +22,8 @@
 #define _GNU_SOURCE
 #include "filters.h"
 
+#include "avx512.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -674,6 +676,128 @@ STAMP_LAYOUT(LAYOUT_BLOCKED512, blocked512)
 STAMP_LAYOUT(LAYOUT_REGISTER64, register64)
 STAMP_LAYOUT(LAYOUT_SPLITBLOCK, splitblock)
 
+/* ---- eight keys at a time (avx512.h) --------------------------------------- */
+
+/* Filters up to this size take the AVX-512 loops of the standard layout;
+ * beyond it the portable loops above, whose prefetching and early exit
+ * matter more than arithmetic once a position costs a trip to DRAM. */
+#define AVX512_STANDARD_MAX_BYTES (32u << 20)
+_Static_assert(AVX512_STANDARD_MAX_BYTES * 8ULL < (1ULL << 32), "avx512_standard_* take m < 2^32");
+
+/* Up to this many batches are hashed into one run of the AVX-512 loops:
+ * a loop over 256 keys keeps its gathers in flight, one over 32 drains
+ * between calls. */
+#define AVX512_RUN_BATCHES 8
+
+_Static_assert(AVX512_RUN_BATCHES * KEY_BATCH <= SPLITBLOCK_MAX_KEYS, "a run fits avx512_splitblock_*");
+
+typedef struct {
+    uint64_t h1[AVX512_RUN_BATCHES * KEY_BATCH];
+    uint64_t h2[AVX512_RUN_BATCHES * KEY_BATCH];
+} hash_run;
+
+/* The (h1, h2) of batches [0, count), count <= AVX512_RUN_BATCHES, side by
+ * side: XXH3 in eight lanes for 8-byte keys, else the batch hasher's values
+ * unzipped.  Returns the number of keys. */
+static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size_t count, hash_run *run)
+{
+    const batch_hash_fn hash = batch_hasher_for(ctx->hash);
+    size_t at = 0;
+    for (size_t b = 0; b < count; b++) {
+        const key_batch *keys = &batches[b];
+        if (hash != batch_hash_xxh3_64 || avx512_xxh3_64_split(ctx->seed, keys, run->h1 + at, run->h2 + at) != 0) {
+            hash128_t hv[KEY_BATCH];
+            hash(ctx->hash, ctx->seed, keys, hv, 1);
+            for (size_t j = 0; j < keys->count; j++) {
+                run->h1[at + j] = hv[j].lo;
+                run->h2[at + j] = hv[j].hi;
+            }
+        }
+        at += keys->count;
+    }
+    return at;
+}
+
+static size_t run_length(size_t count, size_t b) { return count - b < AVX512_RUN_BATCHES ? count - b : AVX512_RUN_BATCHES; }
+
+static int standard_in_cache(const filter *f) { return f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES; }
+
+static void insert_many_standard_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    if (!standard_in_cache(f)) {
+        insert_many_standard_double(f, ctx, batches, count);
+        return;
+    }
+    hash_run run;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
+        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
+        avx512_standard_insert(f->words, f->m, f->k, run.h1, run.h2, keys);
+    }
+}
+
+static size_t query_many_standard_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
+                                         size_t count)
+{
+    if (!standard_in_cache(f))
+        return query_many_standard_double(f, ctx, batches, count);
+    hash_run run;
+    size_t yes = 0;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
+        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
+        yes += avx512_standard_query(f->words, f->m, f->k, run.h1, run.h2, keys, NULL);
+    }
+    return yes;
+}
+
+static void insert_standard_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
+{
+    insert_many_standard_avx512(f, ctx, keys, 1);
+}
+
+static size_t query_standard_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
+                                    unsigned char *answer)
+{
+    if (!standard_in_cache(f))
+        return query_standard_double(f, ctx, keys, answer);
+    hash_run run;
+    split_hashes(ctx, keys, 1, &run);
+    return avx512_standard_query(f->words, f->m, f->k, run.h1, run.h2, keys->count, answer);
+}
+
+static void insert_many_splitblock_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    hash_run run;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
+        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
+        avx512_splitblock_insert(f->words, f->blocks, run.h1, keys);
+    }
+}
+
+static size_t query_many_splitblock_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
+                                           size_t count)
+{
+    hash_run run;
+    size_t yes = 0;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
+        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
+        yes += avx512_splitblock_query(f->words, f->blocks, run.h1, keys, NULL);
+    }
+    return yes;
+}
+
+static void insert_splitblock_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
+{
+    insert_many_splitblock_avx512(f, ctx, keys, 1);
+}
+
+static size_t query_splitblock_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
+                                      unsigned char *answer)
+{
+    hash_run run;
+    split_hashes(ctx, keys, 1, &run);
+    return avx512_splitblock_query(f->words, f->blocks, run.h1, keys->count, answer);
+}
+
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
 #define OPS_LAYOUT(l) {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal)}
 
@@ -681,7 +805,26 @@ static const filter_ops OPS_TABLE[LAYOUT_COUNT][SCHEME_COUNT] = {
     OPS_LAYOUT(standard),   OPS_LAYOUT(counting),   OPS_LAYOUT(partitioned),
     OPS_LAYOUT(blocked512), OPS_LAYOUT(register64), OPS_LAYOUT(splitblock)};
 
-filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme) { return OPS_TABLE[layout][scheme]; }
+filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return OPS_TABLE[layout][scheme]; }
+
+filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
+{
+    filter_ops ops = OPS_TABLE[layout][scheme];
+    if (scheme != SCHEME_DOUBLE || !avx512_usable())
+        return ops;
+    if (layout == LAYOUT_STANDARD) {
+        ops.insert = insert_standard_avx512;
+        ops.query = query_standard_avx512;
+        ops.insert_many = insert_many_standard_avx512;
+        ops.query_many = query_many_standard_avx512;
+    } else if (layout == LAYOUT_SPLITBLOCK) {
+        ops.insert = insert_splitblock_avx512;
+        ops.query = query_splitblock_avx512;
+        ops.insert_many = insert_many_splitblock_avx512;
+        ops.query_many = query_many_splitblock_avx512;
+    }
+    return ops;
+}
 
 typedef struct {
     void (*insert)(filter *f, const scheme_ctx *ctx, const void *key, size_t len, uint64_t id);

@@ -88,7 +88,11 @@ typedef struct {
     size_t (*query_many)(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
 } filter_ops;
 
+/* The fastest loops this CPU runs for the pair: the AVX-512 ones of
+ * avx512.h where they exist and the CPU has them, else the portable ones. */
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme);
+/* The portable loops always (the tests hold both to the reference). */
+filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme);
 
 /* One key at a time, no batching: the reference the batched loops are tested against. */
 void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,

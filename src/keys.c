@@ -311,8 +311,8 @@ void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side sid
         for (size_t i = 0; i < count; i++) {
             uint64_t id = 2 * (first + i) + (uint64_t)side;
             out->id[i] = id;
-            put_le64(out->store[i], mix64(id + offset));
-            out->ptr[i] = out->store[i];
+            put_le64(out->packed[i], mix64(id + offset));
+            out->ptr[i] = out->packed[i];
             out->len[i] = 8;
         }
         return;
@@ -325,8 +325,8 @@ void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side sid
         break;
     case KS_SEQ64:
         for (size_t i = 0; i < count; i++) {
-            put_le64(out->store[i], (side == KEY_PRESENT ? 0 : 1ULL << 63) + first + i);
-            out->ptr[i] = out->store[i];
+            put_le64(out->packed[i], (side == KEY_PRESENT ? 0 : 1ULL << 63) + first + i);
+            out->ptr[i] = out->packed[i];
             out->len[i] = 8;
         }
         break;

@@ -33,11 +33,15 @@
 
 typedef struct keyset keyset;
 
+/* A batch of keys: key j is len[j] bytes at ptr[j].  8-byte keys are made
+ * side by side in `packed` (a batch's keys share four cache lines, and a
+ * chunk of batches stays small in cache), longer ones each in a `store` slot. */
 typedef struct {
     size_t count;
     const unsigned char *ptr[KEY_BATCH];
     uint32_t len[KEY_BATCH];
     uint64_t id[KEY_BATCH];
+    unsigned char packed[KEY_BATCH][8];
     unsigned char store[KEY_BATCH][KEY_MAX];
 } key_batch;
 

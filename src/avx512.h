@@ -1,0 +1,53 @@
+/* avx512.h -- eight keys at a time: the AVX-512 loops for the hot pairs.
+ *
+ * In cache, a Bloom filter's cost is arithmetic, not memory: for k = 7 a
+ * key is one hash, seven multiply-shift reductions and seven bit tests.
+ * These loops do that for eight keys in each instruction, and fetch a
+ * position of all eight with one gather.  They exist for the pairs that
+ * sweeps and the bench use most:
+ *
+ *   xxh3_64 on 8-byte keys  the 4-to-8-byte path of XXH3 and the double
+ *                           hashing split h2 = mix64(h1), eight lanes;
+ *   standard + double       u_i = h1 + i h2, pos = floor(u_i m / 2^64) by a
+ *                           64 x 64 -> high-64 product made of four 32-bit
+ *                           products (two when m < 2^32), then gather;
+ *   splitblock + double     the block from u_0's top half, the eight salted
+ *                           bits from its low half: one 256-bit load a key.
+ *
+ * Every value is the same integer arithmetic as schemes.h and filters.c,
+ * so the bits set and the answers are those of the portable loops and of
+ * the one-key reference, bit for bit (tests/test_batch.c runs both paths).
+ * avx512_usable() says whether this CPU runs them; filters.c asks once per
+ * filter_ops_for and keeps the portable loops otherwise.
+ */
+#ifndef BLOOMLAB_AVX512_H
+#define BLOOMLAB_AVX512_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "keys.h"
+
+/* 1 when the CPU has AVX-512 F, DQ, VL and BMI2, and BLOOMLAB_NO_AVX512 is unset. */
+int avx512_usable(void);
+
+/* h1 = XXH3_64bits_withSeed(key, 8, seed), h2 = mix64(h1) for every key of
+ * the batch; returns -1 (and writes nothing) unless every key is 8 bytes. */
+int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2);
+
+/* standard layout, double scheme, m < 2^32, k <= 64: the k positions of
+ * count keys given their (h1, h2); insert sets them, query returns how many
+ * keys found all k set and writes answer[j] (when answer is not NULL). */
+void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                            size_t count);
+size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                             const uint64_t *h2, size_t count, unsigned char *answer);
+
+/* splitblock layout, double scheme (k = 8): only u_0 = h1 is used;
+ * count <= SPLITBLOCK_MAX_KEYS and blocks < 2^32. */
+#define SPLITBLOCK_MAX_KEYS 256
+void avx512_splitblock_insert(uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count);
+size_t avx512_splitblock_query(const uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count,
+                               unsigned char *answer);
+
+#endif
