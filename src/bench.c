@@ -4,6 +4,8 @@
 #include "clock.h"
 #include "bench.h"
 
+#include "avx512.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -334,7 +336,12 @@ static const char USAGE[] =
     "  -o FILE         CSV output (the table still goes to stdout)\n"
     "  --quiet         no table, no progress\n"
     "\n"
-    "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n";
+    "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n"
+    "\n"
+    "On a CPU with AVX-512, standard (up to 32 MiB) and splitblock filters with\n"
+    "double hashing run the eight-lane loops of src/avx512.c; the environment\n"
+    "variable BLOOMLAB_NO_AVX512=1 times the portable loops instead.  The CSV's\n"
+    "'# loops:' line and the table's first line say which ran.\n";
 
 static int parse_layouts(const char *text, bench_options *o)
 {
@@ -558,6 +565,13 @@ static void human_bytes(uint64_t bytes, char *out, size_t size)
 }
 
 /* ---- the runs ------------------------------------------------------------- */
+
+/* Which loops filter_ops_for gives on this CPU (filters.h). */
+static const char *loops_in_use(void)
+{
+    return avx512_usable() ? "avx512 for standard (up to 32 MiB) and splitblock with double hashing; portable for the rest"
+                           : "portable";
+}
 
 typedef struct {
     const bench_options *o;
@@ -823,8 +837,9 @@ int cmd_bench(int argc, char **argv)
     sb_add(&b.csv, "# command: bloomlab");
     for (int i = 0; i < argc; i++)
         sb_add(&b.csv, " %s", argv[i]);
-    sb_add(&b.csv, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n%s\n", BLOOMLAB_VERSION, BLOOMLAB_GIT,
-           (unsigned long long)o.seed, (unsigned long long)o.ops, BENCH_HEADER);
+    sb_add(&b.csv, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# loops: %s\n%s\n", BLOOMLAB_VERSION,
+           BLOOMLAB_GIT, (unsigned long long)o.seed, (unsigned long long)o.ops, loops_in_use(), BENCH_HEADER);
+    note(&b, "loops: %s\n", loops_in_use());
     if (o.anchors)
         rc = run_anchors(&b, random64);
     else

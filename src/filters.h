@@ -25,6 +25,14 @@
  * batch's first pass with the previous batch's second.  filter_ops_for()
  * picks the loops stamped for one (layout, scheme) pair, so the hot loop
  * pays for neither choice (filters.c says more).
+ *
+ * On a CPU with AVX-512, filter_ops_for() gives eight-key vector loops
+ * (avx512.h) for the standard layout up to 32 MiB and the split block
+ * layout, both with double hashing: in cache a filter's cost is arithmetic
+ * and these do it eight keys an instruction.  Bigger standard filters keep
+ * the portable loops, whose early exit saves DRAM trips.  The vector loops
+ * set the same bits and give the same answers; filter_ops_portable() keeps
+ * the portable ones reachable for the tests.
  */
 #ifndef BLOOMLAB_FILTERS_H
 #define BLOOMLAB_FILTERS_H

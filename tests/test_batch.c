@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
+#include "avx512.h"
 #include "filters.h"
 #include "hashes.h"
 #include "keys.h"
@@ -23,6 +25,7 @@ typedef struct {
     uint64_t m;
     unsigned k;
     uint64_t n, queries;
+    int portable; /* set by check_pair: the portable loops, not this CPU's fastest */
 } pair_case;
 
 typedef struct {
@@ -42,7 +45,7 @@ static void setup_open(const pair_case *c, uint64_t seed, setup *s)
     cr_assert_not_null(s->ks, "%s", err);
     s->seed = seed;
     s->ctx = (scheme_ctx){c->scheme == SCHEME_IDEAL ? NULL : &s->h, seed, log2_floor(c->m)};
-    s->ops = filter_ops_for(c->layout, c->scheme);
+    s->ops = c->portable ? filter_ops_portable(c->layout, c->scheme) : filter_ops_for(c->layout, c->scheme);
 }
 
 /* Batches of varying size (1 .. KEY_BATCH), so that partial batches are covered. */
@@ -135,7 +138,21 @@ static void check_many(const pair_case *c, const setup *s, const filter *referen
     free(chunk);
 }
 
+static void check_pair_ops(const pair_case *c);
+
+/* Both sets of loops where they differ (the AVX-512 ones of avx512.h on a
+ * CPU that has it): each against the reference. */
 static void check_pair(const pair_case *c)
+{
+    pair_case fastest = *c, portable = *c;
+    fastest.portable = 0;
+    portable.portable = 1;
+    check_pair_ops(&fastest);
+    if (filter_ops_for(c->layout, c->scheme).query != filter_ops_portable(c->layout, c->scheme).query)
+        check_pair_ops(&portable);
+}
+
+static void check_pair_ops(const pair_case *c)
 {
     char err[512];
     if (layout_check(c->layout, c->scheme, c->m, c->k, err, sizeof err) != 0)
@@ -147,8 +164,9 @@ static void check_pair(const pair_case *c)
     cr_assert_eq(filter_init(&batched, c->layout, m, c->k), 0);
     cr_assert_eq(filter_init(&one, c->layout, m, c->k), 0);
     insert_both(c, &s, &batched, &one);
-    cr_assert_eq(memcmp(batched.words, one.words, batched.word_count * 8), 0, "%s/%s/%s m=%llu k=%u: bits differ",
-                 layout_name(c->layout), scheme_name(c->scheme), c->hash, (unsigned long long)m, c->k);
+    cr_assert_eq(memcmp(batched.words, one.words, batched.word_count * 8), 0, "%s/%s/%s m=%llu k=%u%s: bits differ",
+                 layout_name(c->layout), scheme_name(c->scheme), c->hash, (unsigned long long)m, c->k,
+                 c->portable ? " (portable loops)" : "");
     cr_assert_eq(batched.saturations, one.saturations);
     uint64_t absent_yes = compare_queries(c, &s, &batched);
     check_many(c, &s, &batched, absent_yes);
@@ -188,7 +206,7 @@ Test(batch, every_pair_small_m)
                     uint64_t n = (uint64_t)(0.69 * (double)m / k) + 1;
                     if (n > 3000)
                         n = 3000;
-                    pair_case c = {(layout_kind)l, (scheme_kind)s, HASHES[(mi + ki) % 4], "random64", m, k, n, 2000};
+                    pair_case c = {(layout_kind)l, (scheme_kind)s, HASHES[(mi + ki) % 4], "random64", m, k, n, 2000, 0};
                     check_pair(&c);
                 }
 }
@@ -201,7 +219,7 @@ Test(batch, urls_and_big_k)
             for (size_t ki = 0; ki < 3; ki++)
                 for (size_t h = 0; h < 2; h++) {
                     uint64_t m = 200003;
-                    pair_case c = {(layout_kind)l, (scheme_kind)s, HASHES[h], "urls", m, KS[ki], 1500, 1500};
+                    pair_case c = {(layout_kind)l, (scheme_kind)s, HASHES[h], "urls", m, KS[ki], 1500, 1500, 0};
                     check_pair(&c);
                 }
 }
@@ -210,7 +228,7 @@ Test(batch, seq64_and_course_scheme)
 {
     for (int l = 0; l < LAYOUT_COUNT; l++)
         for (int s = 0; s < SCHEME_COUNT; s++) {
-            pair_case c = {(layout_kind)l, (scheme_kind)s, "xxh3_64", "seq64", 1 << 18, 8, 20000, 5000};
+            pair_case c = {(layout_kind)l, (scheme_kind)s, "xxh3_64", "seq64", 1 << 18, 8, 20000, 5000, 0};
             check_pair(&c);
         }
 }
@@ -245,7 +263,7 @@ Test(batch, m_above_2_32_sparse, .timeout = 120)
             uint64_t fit = layout_fit_m(LAYOUTS[l], m);
             filter_free(&f);
             cr_assert_eq(filter_init(&f, LAYOUTS[l], fit, k), 0);
-            pair_case c = {LAYOUTS[l], SCHEMES[s], "xxh3_128", "random64", fit, k, N, 1000};
+            pair_case c = {LAYOUTS[l], SCHEMES[s], "xxh3_128", "random64", fit, k, N, 1000, 0};
             setup st;
             setup_open(&c, 77 + l * 3 + s, &st);
             key_batch b;
@@ -358,9 +376,56 @@ Test(batch, phased_queries_on_large_filters, .timeout = 120)
     static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED};
     for (size_t l = 0; l < 3; l++)
         for (int s = 0; s < SCHEME_COUNT; s++) {
-            pair_case c = {LAYOUTS[l], (scheme_kind)s, "xxh3_64", "random64", 1ULL << 25, 7, 100000, 5000};
+            pair_case c = {LAYOUTS[l], (scheme_kind)s, "xxh3_64", "random64", 1ULL << 25, 7, 100000, 5000, 0};
             check_pair(&c);
         }
-    pair_case big_k = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_128", "urls", (1ULL << 25) + 12345, 33, 20000, 5000};
+    pair_case big_k = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_128", "urls", (1ULL << 25) + 12345, 33, 20000, 5000, 0};
     check_pair(&big_k);
+}
+
+/* The AVX-512 loops are what filter_ops_for gives for standard and
+ * splitblock with double hashing exactly when the CPU has AVX-512 (so the
+ * tests above ran them here, or say why not), and BLOOMLAB_NO_AVX512 turns
+ * them off. */
+Test(batch, avx512_dispatch)
+{
+    static const layout_kind FAST[] = {LAYOUT_STANDARD, LAYOUT_SPLITBLOCK};
+    const int usable = avx512_usable();
+    if (!usable)
+        cr_log_warn("this CPU has no AVX-512: only the portable loops were tested");
+    for (size_t l = 0; l < 2; l++) {
+        int differs = filter_ops_for(FAST[l], SCHEME_DOUBLE).query != filter_ops_portable(FAST[l], SCHEME_DOUBLE).query;
+        cr_assert_eq(differs, usable, "%s/double", layout_name(FAST[l]));
+    }
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        cr_assert(filter_ops_for((layout_kind)l, SCHEME_IDEAL).query == filter_ops_portable((layout_kind)l, SCHEME_IDEAL).query);
+    setenv("BLOOMLAB_NO_AVX512", "1", 1);
+    cr_assert_eq(avx512_usable(), 0);
+    cr_assert(filter_ops_for(LAYOUT_STANDARD, SCHEME_DOUBLE).query == filter_ops_portable(LAYOUT_STANDARD, SCHEME_DOUBLE).query);
+    unsetenv("BLOOMLAB_NO_AVX512");
+}
+
+/* Keys that do not lie side by side (words, urls of 8 bytes are rare) take
+ * the gather through their pointers: a batch of 8-byte keys in scattered
+ * slots hashes to the same values as the library's XXH3. */
+Test(batch, avx512_xxh3_scattered_keys)
+{
+    if (!avx512_usable())
+        return;
+    key_batch b;
+    b.count = 21;
+    for (size_t j = 0; j < b.count; j++) {
+        for (int i = 0; i < 8; i++)
+            b.store[j][i] = (unsigned char)(j * 31 + (size_t)i * 7 + 1);
+        b.ptr[j] = b.store[(j * 5) % b.count]; /* out of order, 192 bytes apart */
+        b.len[j] = 8;
+    }
+    uint64_t h1[KEY_BATCH], h2[KEY_BATCH];
+    cr_assert_eq(avx512_xxh3_64_split(77, &b, h1, h2), 0);
+    for (size_t j = 0; j < b.count; j++) {
+        cr_assert_eq(h1[j], XXH3_64bits_withSeed(b.ptr[j], 8, 77), "key %zu", j);
+        cr_assert_eq(h2[j], mix64(h1[j]));
+    }
+    b.len[20] = 7;
+    cr_assert_eq(avx512_xxh3_64_split(77, &b, h1, h2), -1, "a 7-byte key is refused");
 }
