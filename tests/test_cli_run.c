@@ -105,6 +105,28 @@ Test(cli_run, same_rows_at_any_thread_count)
     remove_tree(dir);
 }
 
+/* The AVX-512 loops (standard and splitblock with double hashing, on a CPU
+ * that has them) and the portable loops write the same rows. */
+Test(cli_run, same_rows_with_either_loops)
+{
+    char ini[600], args[1400], fast[700], portable[700];
+    char *dir = mixed_setup(ini, sizeof ini);
+    snprintf(fast, sizeof fast, "%s/fast.csv", dir);
+    snprintf(portable, sizeof portable, "%s/portable.csv", dir);
+    snprintf(args, sizeof args, "run %s -o %s --quiet", ini, fast);
+    run_ok(args);
+    setenv("BLOOMLAB_NO_AVX512", "1", 1);
+    snprintf(args, sizeof args, "run %s -o %s --quiet", ini, portable);
+    run_ok(args);
+    unsetenv("BLOOMLAB_NO_AVX512");
+    char *a = file_rows(fast), *b = file_rows(portable);
+    cr_assert_eq(count_lines(a), MIXED_CELLS);
+    cr_assert_str_eq(a, b, "the AVX-512 and the portable loops differ");
+    free(a);
+    free(b);
+    remove_tree(dir);
+}
+
 Test(cli_run, shards_merge_to_the_whole)
 {
     char ini[600], args[3000], whole[700];
