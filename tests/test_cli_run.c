@@ -87,44 +87,41 @@ Test(cli_run, default_output_is_results_name)
     cli_free(&r);
 }
 
-Test(cli_run, same_rows_at_any_thread_count)
+/* The mixed experiment run twice, with flags_a and with flags_b (and the
+ * environment variable no_avx512 set to "1" for the second run when given):
+ * the same data rows, ns_* aside. */
+static void expect_same_rows(const char *flags_a, const char *flags_b, const char *no_avx512, const char *why)
 {
-    char ini[600], args[1400], one[700], two[700];
+    char ini[600], args[1400], path_a[700], path_b[700];
     char *dir = mixed_setup(ini, sizeof ini);
-    snprintf(one, sizeof one, "%s/t1.csv", dir);
-    snprintf(two, sizeof two, "%s/t2.csv", dir);
-    snprintf(args, sizeof args, "run %s -o %s --threads 1 --quiet", ini, one);
+    snprintf(path_a, sizeof path_a, "%s/a.csv", dir);
+    snprintf(path_b, sizeof path_b, "%s/b.csv", dir);
+    snprintf(args, sizeof args, "run %s -o %s %s --quiet", ini, path_a, flags_a);
     run_ok(args);
-    snprintf(args, sizeof args, "run %s -o %s --threads 2 --quiet", ini, two);
+    if (no_avx512 != NULL)
+        setenv(no_avx512, "1", 1);
+    snprintf(args, sizeof args, "run %s -o %s %s --quiet", ini, path_b, flags_b);
     run_ok(args);
-    char *a = file_rows(one), *b = file_rows(two);
+    if (no_avx512 != NULL)
+        unsetenv(no_avx512);
+    char *a = file_rows(path_a), *b = file_rows(path_b);
     cr_assert_eq(count_lines(a), MIXED_CELLS);
-    cr_assert_str_eq(a, b, "threads 1 and 2 differ");
+    cr_assert_str_eq(a, b, "%s", why);
     free(a);
     free(b);
     remove_tree(dir);
+}
+
+Test(cli_run, same_rows_at_any_thread_count)
+{
+    expect_same_rows("--threads 1", "--threads 2", NULL, "threads 1 and 2 differ");
 }
 
 /* The AVX-512 loops (standard and splitblock with double hashing, on a CPU
  * that has them) and the portable loops write the same rows. */
 Test(cli_run, same_rows_with_either_loops)
 {
-    char ini[600], args[1400], fast[700], portable[700];
-    char *dir = mixed_setup(ini, sizeof ini);
-    snprintf(fast, sizeof fast, "%s/fast.csv", dir);
-    snprintf(portable, sizeof portable, "%s/portable.csv", dir);
-    snprintf(args, sizeof args, "run %s -o %s --quiet", ini, fast);
-    run_ok(args);
-    setenv("BLOOMLAB_NO_AVX512", "1", 1);
-    snprintf(args, sizeof args, "run %s -o %s --quiet", ini, portable);
-    run_ok(args);
-    unsetenv("BLOOMLAB_NO_AVX512");
-    char *a = file_rows(fast), *b = file_rows(portable);
-    cr_assert_eq(count_lines(a), MIXED_CELLS);
-    cr_assert_str_eq(a, b, "the AVX-512 and the portable loops differ");
-    free(a);
-    free(b);
-    remove_tree(dir);
+    expect_same_rows("", "", "BLOOMLAB_NO_AVX512", "the AVX-512 and the portable loops differ");
 }
 
 Test(cli_run, shards_merge_to_the_whole)
