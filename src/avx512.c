@@ -142,6 +142,23 @@ void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint6
     }
 }
 
+void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                               uint64_t *pos)
+{
+    const __m512i range = _mm512_set1_epi64((long long)m);
+    for (size_t j = 0; j < count; j += 8) {
+        const size_t lanes = count - j < 8 ? count - j : 8;
+        const __mmask8 mask = lanes_of(lanes);
+        __m512i u = _mm512_maskz_loadu_epi64(mask, h1 + j);
+        const __m512i step = _mm512_maskz_loadu_epi64(mask, h2 + j);
+        for (unsigned i = 0; i < k; i++, pos += lanes) {
+            __m512i p = reduce_lanes(u, range);
+            _mm512_storeu_si512(pos, lanes == 8 ? p : _mm512_maskz_compress_epi64(mask, p)); /* may write 8 */
+            u = _mm512_add_epi64(u, step);
+        }
+    }
+}
+
 /* All k bits, no early exit (in cache the gathers cost less than the
  * branches an exit would take), sixteen keys a step: a position fits 32
  * bits, and one gather of sixteen 32-bit words (word p >> 5, bit p & 31 of

@@ -40,6 +40,11 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
  * keys found all k set and writes answer[j] (when answer is not NULL). */
 void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
                             size_t count);
+/* The positions themselves, for the staged inserts of filters.c: the
+ * count k positions of the keys, in no particular order, into pos, which
+ * needs room for count k + 8 (a vector store may run past the last). */
+void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                               uint64_t *pos);
 size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                              const uint64_t *h2, size_t count, unsigned char *answer);
 

@@ -26,6 +26,11 @@
  * picks the loops stamped for one (layout, scheme) pair, so the hot loop
  * pays for neither choice (filters.c says more).
  *
+ * A standard or partitioned filter larger than the last-level cache stages
+ * its inserts: positions are sorted into buckets by 256 KiB region and a
+ * region's bucket is applied when full, so that its bits are set while the
+ * region is in cache (filters.c says more); filter_flush() applies the rest.
+ *
  * On a CPU with AVX-512, filter_ops_for() gives eight-key vector loops
  * (avx512.h) for the standard layout up to 32 MiB and the split block
  * layout, both with double hashing: in cache a filter's cost is arithmetic
@@ -66,6 +71,7 @@ typedef struct {
     uint64_t slice_start[FILTER_K_MAX + 1]; /* partitioned */
     uint64_t saturations;  /* counting: increments lost at 15 */
     uint64_t bad_deletes;  /* counting: deletes that found a zero counter */
+    struct filter_stage *stage; /* staged inserts (filters.c), or NULL */
 } filter;
 
 const char *layout_name(layout_kind layout);
@@ -78,6 +84,13 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
                  size_t err_size);
 
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
+/* Set the bits of every insert still staged (a standard or partitioned
+ * filter beyond the cache stages its inserts: filters.c).  Call it after
+ * inserting and before querying, counting bits or removing; a query of a
+ * filter with staged inserts is a bug and aborts. */
+void filter_flush(filter *f);
+/* filter_flush, then give the staging memory back: later inserts go straight. */
+void filter_unstage(filter *f);
 void filter_clear(filter *f);
 void filter_free(filter *f);
 uint64_t filter_bits_set(const filter *f); /* bits set, or counters above zero */

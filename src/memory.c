@@ -151,6 +151,7 @@ static void build_bloom(const memory_options *o, const keyset *ks, uint64_t n, m
         keyset_fill(ks, o->seed, n, KEY_PRESENT, i, count, &batch);
         ops.insert(&f, &ctx, &batch);
     }
+    filter_unstage(&f); /* the RSS measured is the filter's, not its insert buffer's */
     uint64_t check = n < MEMORY_CHECK_KEYS ? n : MEMORY_CHECK_KEYS, yes = 0;
     for (uint64_t i = 0; i < check; i += KEY_BATCH) {
         size_t count = check - i < KEY_BATCH ? (size_t)(check - i) : KEY_BATCH;

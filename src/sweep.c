@@ -88,6 +88,7 @@ static int insert_range(const trial_setup *t, filter *f, uint64_t first, uint64_
         keyset_fill(t->ks, t->seed, t->c->n, KEY_PRESENT, i, (size_t)batch_size(i, end), &batch);
         t->ops.insert(f, &t->ctx, &batch);
     }
+    filter_flush(f);
     return 0;
 }
 

@@ -6,6 +6,7 @@
  * the ideal scheme's bounded draw. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,7 @@ static void insert_both(const pair_case *c, const setup *s, filter *batched, fil
             filter_insert_one(one, c->scheme, &s->ctx, b.ptr[j], b.len[j], b.id[j]);
         i += count;
     }
+    filter_flush(batched);
 }
 
 /* Every answer of both paths, present and absent keys; returns the absent "yes" count. */
@@ -118,6 +120,7 @@ static void check_many(const pair_case *c, const setup *s, const filter *referen
         }
         s->ops.insert_many(&f, &s->ctx, chunk, nb);
     }
+    filter_flush(&f);
     cr_assert_eq(memcmp(f.words, reference->words, f.word_count * 8), 0, "%s/%s: insert_many differs",
                  layout_name(c->layout), scheme_name(c->scheme));
     cr_assert_eq(f.saturations, reference->saturations);
@@ -271,6 +274,7 @@ Test(batch, m_above_2_32_sparse, .timeout = 120)
                 keyset_fill(st.ks, st.seed, N, KEY_PRESENT, i, KEY_BATCH, &b);
                 st.ops.insert(&f, &st.ctx, &b);
             }
+            filter_flush(&f);
             size_t na = nonzero_words(&f, idx_a, val_a, MAXW);
             uint64_t high = 0; /* some position must lie above 2^32 */
             for (size_t i = 0; i < na; i++)
@@ -428,4 +432,78 @@ Test(batch, avx512_xxh3_scattered_keys)
     }
     b.len[20] = 7;
     cr_assert_eq(avx512_xxh3_64_split(77, &b, h1, h2), -1, "a 7-byte key is refused");
+}
+
+/* A standard or partitioned filter beyond 32 MiB stages its inserts
+ * (filters.c): enough keys that buckets fill and are applied mid-stream,
+ * then the rest at filter_flush -- the same bits and answers as the
+ * one-key reference, with every scheme. */
+Test(batch, staged_inserts, .timeout = 300)
+{
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_PARTITIONED};
+    static const scheme_kind SCHEMES[] = {SCHEME_DOUBLE, SCHEME_IDEAL}; /* vector and portable positions */
+    const uint64_t m = (1ULL << 28) + 4099; /* 32 MiB and a little: 129 regions, the last one short */
+    for (size_t l = 0; l < 2; l++)
+        for (size_t s = 0; s < 2; s++) {
+            filter f;
+            cr_assert_eq(filter_init(&f, LAYOUTS[l], m, 7), 0);
+            cr_assert_not_null(f.stage, "%s of %llu bits stages", layout_name(LAYOUTS[l]), (unsigned long long)m);
+            filter_free(&f);
+            /* 700000 keys x 7 = 4.9 million positions: ~38000 a region, past a bucket's 32768 */
+            pair_case c = {LAYOUTS[l], SCHEMES[s], "xxh3_64", "random64", m, 7, 700000, 20000, 0};
+            check_pair(&c);
+        }
+    filter f;
+    cr_assert_eq(filter_init(&f, LAYOUT_COUNTING, m, 7), 0);
+    cr_assert_null(f.stage, "counting filters insert straight");
+    filter_free(&f);
+    cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, 1u << 20, 7), 0);
+    cr_assert_null(f.stage, "a filter in cache inserts straight");
+    filter_free(&f);
+}
+
+/* filter_clear drops staged inserts along with the bits: a second fill
+ * after a clear equals a fill of a fresh filter. */
+Test(batch, clear_drops_staged_inserts)
+{
+    const uint64_t m = (1ULL << 28) + 64;
+    pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, 5000, 0, 0};
+    setup s;
+    setup_open(&c, 4242, &s);
+    filter a, b;
+    cr_assert_eq(filter_init(&a, LAYOUT_STANDARD, m, 7), 0);
+    cr_assert_eq(filter_init(&b, LAYOUT_STANDARD, m, 7), 0);
+    key_batch kb;
+    for (uint64_t i = 0; i < 5000; i += KEY_BATCH) {
+        keyset_fill(s.ks, 4242, 5000, KEY_ABSENT, i, KEY_BATCH, &kb); /* staged, never flushed */
+        s.ops.insert(&a, &s.ctx, &kb);
+    }
+    filter_clear(&a);
+    for (uint64_t i = 0; i < 5000; i += KEY_BATCH) {
+        keyset_fill(s.ks, 4242, 5000, KEY_PRESENT, i, KEY_BATCH, &kb);
+        s.ops.insert(&a, &s.ctx, &kb);
+        s.ops.insert(&b, &s.ctx, &kb);
+    }
+    filter_flush(&a);
+    filter_flush(&b);
+    cr_assert_eq(memcmp(a.words, b.words, a.word_count * 8), 0);
+    cr_assert_eq(filter_bits_set(&a), filter_bits_set(&b));
+    filter_free(&a);
+    filter_free(&b);
+    keyset_close(s.ks);
+}
+
+/* Reading a filter whose inserts are still staged is a bug, and says so. */
+Test(batch, query_before_flush_aborts, .signal = SIGABRT)
+{
+    const uint64_t m = (1ULL << 28) + 64;
+    pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, 100, 0, 0};
+    setup s;
+    setup_open(&c, 1, &s);
+    filter f;
+    cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, m, 7), 0);
+    key_batch kb;
+    keyset_fill(s.ks, 1, 100, KEY_PRESENT, 0, KEY_BATCH, &kb);
+    s.ops.insert(&f, &s.ctx, &kb);
+    s.ops.query(&f, &s.ctx, &kb, NULL);
 }
