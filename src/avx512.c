@@ -102,34 +102,86 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
     return 0;
 }
 
-/* ---- standard layout (m < 2^32) -------------------------------------------- */
+/* ---- standard and blocked512 layouts (m < 2^32) --------------------------- */
 
-/* floor(u m / 2^64) in every lane, for m < 2^32 (the top comment). */
-LOOP __m512i reduce_lanes(__m512i u, __m512i m)
+/* floor(u r / 2^64) in every lane, for r < 2^32 (the top comment). */
+LOOP __m512i reduce_lanes(__m512i u, __m512i r)
 {
-    const __m512i low = _mm512_mul_epu32(u, m);                         /* ul m */
-    const __m512i high = _mm512_mul_epu32(_mm512_srli_epi64(u, 32), m); /* uh m */
+    const __m512i low = _mm512_mul_epu32(u, r);                         /* ul r */
+    const __m512i high = _mm512_mul_epu32(_mm512_srli_epi64(u, 32), r); /* uh r */
     return _mm512_srli_epi64(_mm512_add_epi64(high, _mm512_srli_epi64(low, 32)), 32);
+}
+
+/* Eight keys' streams of positions (filters.c's cursor_position):
+ *   standard    position i = reduce(u_i, m);
+ *   blocked512  u_0 picks the block, reduce(u_0, blocks); position i is the
+ *               block's first bit + the top 9 bits of u_{i+1} blocks mod 2^64.
+ * `blocked` is a constant at every call, so each loop is stamped twice. */
+typedef struct {
+    __m512i u, step;
+    __m512i range; /* m, or blocks */
+    __m512i base;  /* blocked512: the block's first bit */
+} probe8;
+
+LOOP probe8 probe_begin(int blocked, __m512i h1, __m512i h2, __m512i range)
+{
+    probe8 p = {h1, h2, range, _mm512_setzero_si512()};
+    if (blocked) {
+        p.base = _mm512_slli_epi64(reduce_lanes(h1, range), 9);
+        p.u = _mm512_add_epi64(h1, h2);
+    }
+    return p;
+}
+
+LOOP __m512i probe_next(int blocked, probe8 *p)
+{
+    __m512i pos = blocked ? _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55))
+                          : reduce_lanes(p->u, p->range);
+    p->u = _mm512_add_epi64(p->u, p->step);
+    return pos;
+}
+
+/* Keys are this far ahead when a blocked512 key's line is prefetched. */
+#define BLOCK_AHEAD 32
+
+/* Prefetch the lines of keys j .. j+7 of a blocked512 filter (those there are). */
+LOOP void prefetch_blocks(const uint64_t *words, __m512i range, const uint64_t *h1, size_t j, size_t count, int rw)
+{
+    if (j >= count)
+        return;
+    const size_t lanes = count - j < 8 ? count - j : 8;
+    uint64_t first_bit[8];
+    _mm512_storeu_si512(first_bit, _mm512_slli_epi64(reduce_lanes(_mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j), range), 9));
+    for (size_t l = 0; l < lanes; l++) {
+        if (rw)
+            __builtin_prefetch(&words[first_bit[l] >> 6], 1, 3);
+        else
+            __builtin_prefetch(&words[first_bit[l] >> 6], 0, 3);
+    }
 }
 
 /* Set the bits.  The positions come eight at a time from the vector unit;
  * the OR into memory stays scalar, since two lanes may name the same word
  * and a scatter would lose one of them. */
-void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                            size_t count)
+LOOP void probe_insert(int blocked, uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
+                       const uint64_t *h2, size_t count)
 {
-    const __m512i range = _mm512_set1_epi64((long long)m);
+    const __m512i r = _mm512_set1_epi64((long long)range);
     const __m512i one = _mm512_set1_epi64(1), low6 = _mm512_set1_epi64(63);
     uint64_t word[8 * 64], bit[8 * 64]; /* position i of lane l at [8 i + l] */
+    if (blocked)
+        for (size_t j = 0; j < BLOCK_AHEAD; j += 8)
+            prefetch_blocks(words, r, h1, j, count, 1);
     for (size_t j = 0; j < count; j += 8) {
+        if (blocked)
+            prefetch_blocks(words, r, h1, j + BLOCK_AHEAD, count, 1);
         const size_t lanes = count - j < 8 ? count - j : 8;
-        __m512i u = _mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j);
-        const __m512i step = _mm512_maskz_loadu_epi64(lanes_of(lanes), h2 + j);
+        probe8 p = probe_begin(blocked, _mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j),
+                               _mm512_maskz_loadu_epi64(lanes_of(lanes), h2 + j), r);
         for (unsigned i = 0; i < k; i++) {
-            __m512i pos = reduce_lanes(u, range);
+            __m512i pos = probe_next(blocked, &p);
             _mm512_storeu_si512(word + 8 * i, _mm512_srli_epi64(pos, 6));
             _mm512_storeu_si512(bit + 8 * i, _mm512_sllv_epi64(one, _mm512_and_si512(pos, low6)));
-            u = _mm512_add_epi64(u, step);
         }
         if (lanes == 8) {
             for (size_t t = 0; t < 8 * (size_t)k; t++)
@@ -142,50 +194,39 @@ void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint6
     }
 }
 
-void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                               uint64_t *pos)
-{
-    const __m512i range = _mm512_set1_epi64((long long)m);
-    for (size_t j = 0; j < count; j += 8) {
-        const size_t lanes = count - j < 8 ? count - j : 8;
-        const __mmask8 mask = lanes_of(lanes);
-        __m512i u = _mm512_maskz_loadu_epi64(mask, h1 + j);
-        const __m512i step = _mm512_maskz_loadu_epi64(mask, h2 + j);
-        for (unsigned i = 0; i < k; i++, pos += lanes) {
-            __m512i p = reduce_lanes(u, range);
-            _mm512_storeu_si512(pos, lanes == 8 ? p : _mm512_maskz_compress_epi64(mask, p)); /* may write 8 */
-            u = _mm512_add_epi64(u, step);
-        }
-    }
-}
-
 /* All k bits, no early exit (in cache the gathers cost less than the
- * branches an exit would take), sixteen keys a step: a position fits 32
- * bits, and one gather of sixteen 32-bit words (word p >> 5, bit p & 31 of
- * the same little-endian array) costs less than two gathers of eight
- * 64-bit words (measured on Zen 5: 21 against 2 x 14.6 cycles). */
-size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                             const uint64_t *h2, size_t count, unsigned char *answer)
+ * branches an exit would take; a blocked key's bits share a line anyway),
+ * sixteen keys a step: a position fits 32 bits, and one gather of sixteen
+ * 32-bit words (word p >> 5, bit p & 31 of the same little-endian array)
+ * costs less than two gathers of eight 64-bit words (measured on Zen 5: 21
+ * against 2 x 14.6 cycles). */
+LOOP size_t probe_query(int blocked, const uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
+                        const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    const __m512i range = _mm512_set1_epi64((long long)m);
+    const __m512i r = _mm512_set1_epi64((long long)range);
     const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
     const void *words32 = words;
     size_t yes = 0;
+    if (blocked)
+        for (size_t j = 0; j < BLOCK_AHEAD; j += 8)
+            prefetch_blocks(words, r, h1, j, count, 0);
     for (size_t j = 0; j < count; j += 16) {
+        if (blocked) {
+            prefetch_blocks(words, r, h1, j + BLOCK_AHEAD, count, 0);
+            prefetch_blocks(words, r, h1, j + BLOCK_AHEAD + 8, count, 0);
+        }
         const __mmask8 lanes_a = lanes_of(count - j), lanes_b = lanes_of(count - j < 8 ? 0 : count - j - 8);
         const __mmask16 lanes = (__mmask16)(lanes_a | (lanes_b << 8));
-        __m512i ua = _mm512_maskz_loadu_epi64(lanes_a, h1 + j), ub = _mm512_maskz_loadu_epi64(lanes_b, h1 + j + 8);
-        const __m512i da = _mm512_maskz_loadu_epi64(lanes_a, h2 + j);
-        const __m512i db = _mm512_maskz_loadu_epi64(lanes_b, h2 + j + 8);
+        probe8 pa = probe_begin(blocked, _mm512_maskz_loadu_epi64(lanes_a, h1 + j), _mm512_maskz_loadu_epi64(lanes_a, h2 + j), r);
+        probe8 pb = probe_begin(blocked, _mm512_maskz_loadu_epi64(lanes_b, h1 + j + 8),
+                                _mm512_maskz_loadu_epi64(lanes_b, h2 + j + 8), r);
         __m512i all = one;
         for (unsigned i = 0; i < k; i++) {
-            __m256i pa = _mm512_cvtepi64_epi32(reduce_lanes(ua, range));
-            __m256i pb = _mm512_cvtepi64_epi32(reduce_lanes(ub, range));
-            __m512i pos = _mm512_inserti64x4(_mm512_castsi256_si512(pa), pb, 1);
+            __m256i posa = _mm512_cvtepi64_epi32(probe_next(blocked, &pa));
+            __m256i posb = _mm512_cvtepi64_epi32(probe_next(blocked, &pb));
+            __m512i pos = _mm512_inserti64x4(_mm512_castsi256_si512(posa), posb, 1);
             __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
             all = _mm512_and_si512(all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
-            ua = _mm512_add_epi64(ua, da);
-            ub = _mm512_add_epi64(ub, db);
         }
         __mmask16 found = _mm512_mask_test_epi32_mask(lanes, all, one);
         yes += (size_t)__builtin_popcount(found);
@@ -194,6 +235,45 @@ size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, cons
                 answer[j + l] = (unsigned char)((found >> l) & 1u);
     }
     return yes;
+}
+
+void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                            size_t count)
+{
+    probe_insert(0, words, m, k, h1, h2, count);
+}
+
+size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                             const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return probe_query(0, words, m, k, h1, h2, count, answer);
+}
+
+void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                              const uint64_t *h2, size_t count)
+{
+    probe_insert(1, words, blocks, k, h1, h2, count);
+}
+
+size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                               const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return probe_query(1, words, blocks, k, h1, h2, count, answer);
+}
+
+void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                               uint64_t *pos)
+{
+    const __m512i range = _mm512_set1_epi64((long long)m);
+    for (size_t j = 0; j < count; j += 8) {
+        const size_t lanes = count - j < 8 ? count - j : 8;
+        const __mmask8 mask = lanes_of(lanes);
+        probe8 p = probe_begin(0, _mm512_maskz_loadu_epi64(mask, h1 + j), _mm512_maskz_loadu_epi64(mask, h2 + j), range);
+        for (unsigned i = 0; i < k; i++, pos += lanes) {
+            __m512i q = probe_next(0, &p);
+            _mm512_storeu_si512(pos, lanes == 8 ? q : _mm512_maskz_compress_epi64(mask, q)); /* may write 8 */
+        }
+    }
 }
 
 /* ---- split block layout ---------------------------------------------------- */

@@ -11,6 +11,8 @@
  *   standard + double       u_i = h1 + i h2, pos = floor(u_i m / 2^64) by a
  *                           64 x 64 -> high-64 product made of four 32-bit
  *                           products (two when m < 2^32), then gather;
+ *   blocked512 + double     the block from u_0, bits from u_1 .. u_k, each
+ *                           position then tested like a standard one;
  *   splitblock + double     the block from u_0's top half, the eight salted
  *                           bits from its low half: one 256-bit load a key.
  *
@@ -47,6 +49,13 @@ void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const
                                uint64_t *pos);
 size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                              const uint64_t *h2, size_t count, unsigned char *answer);
+
+/* blocked512 layout, double scheme, m < 2^32 (blocks = m / 512), k <= 64:
+ * the same for the positions of filters.h's blocked512. */
+void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                              const uint64_t *h2, size_t count);
+size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                               const uint64_t *h2, size_t count, unsigned char *answer);
 
 /* splitblock layout, double scheme (k = 8): only u_0 = h1 is used;
  * count <= SPLITBLOCK_MAX_KEYS and blocks < 2^32. */

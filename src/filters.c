@@ -938,41 +938,88 @@ static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size
 
 static size_t run_length(size_t count, size_t b) { return count - b < AVX512_RUN_BATCHES ? count - b : AVX512_RUN_BATCHES; }
 
-static int standard_in_cache(const filter *f) { return f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES; }
+/* What one run of hashed keys does to a filter, per layout. */
+typedef void (*run_insert_fn)(filter *f, const hash_run *run, size_t keys);
+typedef size_t (*run_query_fn)(const filter *f, const hash_run *run, size_t keys, unsigned char *answer);
 
-/* A staging filter (m < 2^32): positions from the vector unit, then
- * sorted into their buckets. */
-static void insert_many_staged_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
+static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count, run_insert_fn insert)
 {
     hash_run run;
-    uint64_t pos[KEY_BATCH * FILTER_K_MAX + 8];
-    struct filter_stage *st = f->stage;
-    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
-        const size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
-        for (size_t j = 0; j < keys; j += KEY_BATCH) {
-            const size_t group = keys - j < KEY_BATCH ? keys - j : KEY_BATCH;
-            avx512_standard_positions(f->m, f->k, run.h1 + j, run.h2 + j, group, pos);
-            for (size_t t = 0; t < group * f->k; t++)
-                stage_add(f->words, st, pos[t]);
-        }
-    }
-    st->dirty = 1;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES)
+        insert(f, &run, split_hashes(ctx, batches + b, run_length(count, b), &run));
 }
 
+static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                         unsigned char *answer, run_query_fn query)
+{
+    hash_run run;
+    size_t yes = 0;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
+        const size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
+        yes += query(f, &run, keys, answer);
+        if (answer != NULL)
+            answer += keys;
+    }
+    return yes;
+}
+
+/* standard in cache */
+static void run_insert_standard(filter *f, const hash_run *run, size_t keys)
+{
+    avx512_standard_insert(f->words, f->m, f->k, run->h1, run->h2, keys);
+}
+
+static size_t run_query_standard(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_standard_query(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
+}
+
+/* standard beyond the cache, staging (m < 2^32): positions from the vector
+ * unit, sorted into their buckets. */
+static void run_insert_staged(filter *f, const hash_run *run, size_t keys)
+{
+    uint64_t pos[KEY_BATCH * FILTER_K_MAX + 8];
+    for (size_t j = 0; j < keys; j += KEY_BATCH) {
+        const size_t group = keys - j < KEY_BATCH ? keys - j : KEY_BATCH;
+        avx512_standard_positions(f->m, f->k, run->h1 + j, run->h2 + j, group, pos);
+        for (size_t t = 0; t < group * f->k; t++)
+            stage_add(f->words, f->stage, pos[t]);
+    }
+    f->stage->dirty = 1;
+}
+
+static void run_insert_blocked512(filter *f, const hash_run *run, size_t keys)
+{
+    avx512_blocked512_insert(f->words, f->blocks, f->k, run->h1, run->h2, keys);
+}
+
+static size_t run_query_blocked512(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_blocked512_query(f->words, f->blocks, f->k, run->h1, run->h2, keys, answer);
+}
+
+static void run_insert_splitblock(filter *f, const hash_run *run, size_t keys)
+{
+    avx512_splitblock_insert(f->words, f->blocks, run->h1, keys);
+}
+
+static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_splitblock_query(f->words, f->blocks, run->h1, keys, answer);
+}
+
+static int standard_in_cache(const filter *f) { return f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES; }
+
+/* The ops of filter_ops_for's AVX-512 pairs: each picks the vector loop
+ * that fits the filter, or the portable one. */
 static void insert_many_standard_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
-    if (!standard_in_cache(f)) {
-        if (f->stage != NULL && f->m < (1ULL << 32))
-            insert_many_staged_avx512(f, ctx, batches, count);
-        else
-            insert_many_standard_double(f, ctx, batches, count);
-        return;
-    }
-    hash_run run;
-    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
-        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
-        avx512_standard_insert(f->words, f->m, f->k, run.h1, run.h2, keys);
-    }
+    if (standard_in_cache(f))
+        runs_insert(f, ctx, batches, count, run_insert_standard);
+    else if (f->stage != NULL && f->m < (1ULL << 32))
+        runs_insert(f, ctx, batches, count, run_insert_staged);
+    else
+        insert_many_standard_double(f, ctx, batches, count);
 }
 
 static size_t query_many_standard_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
@@ -980,13 +1027,7 @@ static size_t query_many_standard_avx512(const filter *f, const scheme_ctx *ctx,
 {
     if (!standard_in_cache(f))
         return query_many_standard_double(f, ctx, batches, count);
-    hash_run run;
-    size_t yes = 0;
-    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
-        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
-        yes += avx512_standard_query(f->words, f->m, f->k, run.h1, run.h2, keys, NULL);
-    }
-    return yes;
+    return runs_query(f, ctx, batches, count, NULL, run_query_standard);
 }
 
 static void insert_standard_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
@@ -999,43 +1040,60 @@ static size_t query_standard_avx512(const filter *f, const scheme_ctx *ctx, cons
 {
     if (!standard_in_cache(f))
         return query_standard_double(f, ctx, keys, answer);
-    hash_run run;
-    split_hashes(ctx, keys, 1, &run);
-    return avx512_standard_query(f->words, f->m, f->k, run.h1, run.h2, keys->count, answer);
+    return runs_query(f, ctx, keys, 1, answer, run_query_standard);
+}
+
+static int blocked_fits(const filter *f) { return f->m < (1ULL << 32); }
+
+static void insert_many_blocked512_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    if (blocked_fits(f))
+        runs_insert(f, ctx, batches, count, run_insert_blocked512);
+    else
+        insert_many_blocked512_double(f, ctx, batches, count);
+}
+
+static size_t query_many_blocked512_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
+                                           size_t count)
+{
+    if (!blocked_fits(f))
+        return query_many_blocked512_double(f, ctx, batches, count);
+    return runs_query(f, ctx, batches, count, NULL, run_query_blocked512);
+}
+
+static void insert_blocked512_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
+{
+    insert_many_blocked512_avx512(f, ctx, keys, 1);
+}
+
+static size_t query_blocked512_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
+                                      unsigned char *answer)
+{
+    if (!blocked_fits(f))
+        return query_blocked512_double(f, ctx, keys, answer);
+    return runs_query(f, ctx, keys, 1, answer, run_query_blocked512);
 }
 
 static void insert_many_splitblock_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
-    hash_run run;
-    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
-        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
-        avx512_splitblock_insert(f->words, f->blocks, run.h1, keys);
-    }
+    runs_insert(f, ctx, batches, count, run_insert_splitblock);
 }
 
 static size_t query_many_splitblock_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
                                            size_t count)
 {
-    hash_run run;
-    size_t yes = 0;
-    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
-        size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
-        yes += avx512_splitblock_query(f->words, f->blocks, run.h1, keys, NULL);
-    }
-    return yes;
+    return runs_query(f, ctx, batches, count, NULL, run_query_splitblock);
 }
 
 static void insert_splitblock_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
 {
-    insert_many_splitblock_avx512(f, ctx, keys, 1);
+    runs_insert(f, ctx, keys, 1, run_insert_splitblock);
 }
 
 static size_t query_splitblock_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
                                       unsigned char *answer)
 {
-    hash_run run;
-    split_hashes(ctx, keys, 1, &run);
-    return avx512_splitblock_query(f->words, f->blocks, run.h1, keys->count, answer);
+    return runs_query(f, ctx, keys, 1, answer, run_query_splitblock);
 }
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
@@ -1057,6 +1115,11 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
         ops.query = query_standard_avx512;
         ops.insert_many = insert_many_standard_avx512;
         ops.query_many = query_many_standard_avx512;
+    } else if (layout == LAYOUT_BLOCKED512) {
+        ops.insert = insert_blocked512_avx512;
+        ops.query = query_blocked512_avx512;
+        ops.insert_many = insert_many_blocked512_avx512;
+        ops.query_many = query_many_blocked512_avx512;
     } else if (layout == LAYOUT_SPLITBLOCK) {
         ops.insert = insert_splitblock_avx512;
         ops.query = query_splitblock_avx512;

@@ -387,17 +387,17 @@ Test(batch, phased_queries_on_large_filters, .timeout = 120)
     check_pair(&big_k);
 }
 
-/* The AVX-512 loops are what filter_ops_for gives for standard and
- * splitblock with double hashing exactly when the CPU has AVX-512 (so the
+/* The AVX-512 loops are what filter_ops_for gives for standard, blocked512
+ * and splitblock with double hashing exactly when the CPU has AVX-512 (so the
  * tests above ran them here, or say why not), and BLOOMLAB_NO_AVX512 turns
  * them off. */
 Test(batch, avx512_dispatch)
 {
-    static const layout_kind FAST[] = {LAYOUT_STANDARD, LAYOUT_SPLITBLOCK};
+    static const layout_kind FAST[] = {LAYOUT_STANDARD, LAYOUT_BLOCKED512, LAYOUT_SPLITBLOCK};
     const int usable = avx512_usable();
     if (!usable)
         cr_log_warn("this CPU has no AVX-512: only the portable loops were tested");
-    for (size_t l = 0; l < 2; l++) {
+    for (size_t l = 0; l < 3; l++) {
         int differs = filter_ops_for(FAST[l], SCHEME_DOUBLE).query != filter_ops_portable(FAST[l], SCHEME_DOUBLE).query;
         cr_assert_eq(differs, usable, "%s/double", layout_name(FAST[l]));
     }
