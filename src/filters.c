@@ -1008,93 +1008,56 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
     return avx512_splitblock_query(f->words, f->blocks, run->h1, keys, answer);
 }
 
-static int standard_in_cache(const filter *f) { return f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES; }
-
-/* The ops of filter_ops_for's AVX-512 pairs: each picks the vector loop
- * that fits the filter, or the portable one. */
-static void insert_many_standard_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
+/* Which run loop fits a filter, or NULL for the portable loops: standard
+ * in cache, or staging; blocked512 with m < 2^32; splitblock always. */
+static run_insert_fn standard_insert_run(const filter *f)
 {
-    if (standard_in_cache(f))
-        runs_insert(f, ctx, batches, count, run_insert_standard);
-    else if (f->stage != NULL && f->m < (1ULL << 32))
-        runs_insert(f, ctx, batches, count, run_insert_staged);
-    else
-        insert_many_standard_double(f, ctx, batches, count);
+    if (f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES)
+        return run_insert_standard;
+    return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged : NULL;
 }
 
-static size_t query_many_standard_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
-                                         size_t count)
+static run_query_fn standard_query_run(const filter *f)
 {
-    if (!standard_in_cache(f))
-        return query_many_standard_double(f, ctx, batches, count);
-    return runs_query(f, ctx, batches, count, NULL, run_query_standard);
+    return f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES ? run_query_standard : NULL;
 }
 
-static void insert_standard_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
-{
-    insert_many_standard_avx512(f, ctx, keys, 1);
-}
+static run_insert_fn blocked512_insert_run(const filter *f) { return f->m < (1ULL << 32) ? run_insert_blocked512 : NULL; }
+static run_query_fn blocked512_query_run(const filter *f) { return f->m < (1ULL << 32) ? run_query_blocked512 : NULL; }
+static run_insert_fn splitblock_insert_run(const filter *f) { return (void)f, run_insert_splitblock; }
+static run_query_fn splitblock_query_run(const filter *f) { return (void)f, run_query_splitblock; }
 
-static size_t query_standard_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
-                                    unsigned char *answer)
-{
-    if (!standard_in_cache(f))
-        return query_standard_double(f, ctx, keys, answer);
-    return runs_query(f, ctx, keys, 1, answer, run_query_standard);
-}
+/* The four ops of a vector pair: the run loop that fits, else the portable
+ * loops stamped above. */
+#define VECTOR_OPS(tag)                                                                                      \
+    static void insert_many_##tag##_avx512(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)   \
+    {                                                                                                        \
+        run_insert_fn run = tag##_insert_run(f);                                                             \
+        if (run != NULL)                                                                                     \
+            runs_insert(f, ctx, b, n, run);                                                                  \
+        else                                                                                                 \
+            insert_many_##tag##_double(f, ctx, b, n);                                                        \
+    }                                                                                                        \
+    static void insert_##tag##_avx512(filter *f, const scheme_ctx *ctx, const key_batch *b)                  \
+    {                                                                                                        \
+        insert_many_##tag##_avx512(f, ctx, b, 1);                                                            \
+    }                                                                                                        \
+    static size_t query_many_##tag##_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *b,      \
+                                            size_t n)                                                        \
+    {                                                                                                        \
+        run_query_fn run = tag##_query_run(f);                                                               \
+        return run != NULL ? runs_query(f, ctx, b, n, NULL, run) : query_many_##tag##_double(f, ctx, b, n);  \
+    }                                                                                                        \
+    static size_t query_##tag##_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *b,           \
+                                       unsigned char *answer)                                                \
+    {                                                                                                        \
+        run_query_fn run = tag##_query_run(f);                                                               \
+        return run != NULL ? runs_query(f, ctx, b, 1, answer, run) : query_##tag##_double(f, ctx, b, answer); \
+    }
 
-static int blocked_fits(const filter *f) { return f->m < (1ULL << 32); }
-
-static void insert_many_blocked512_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
-{
-    if (blocked_fits(f))
-        runs_insert(f, ctx, batches, count, run_insert_blocked512);
-    else
-        insert_many_blocked512_double(f, ctx, batches, count);
-}
-
-static size_t query_many_blocked512_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
-                                           size_t count)
-{
-    if (!blocked_fits(f))
-        return query_many_blocked512_double(f, ctx, batches, count);
-    return runs_query(f, ctx, batches, count, NULL, run_query_blocked512);
-}
-
-static void insert_blocked512_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
-{
-    insert_many_blocked512_avx512(f, ctx, keys, 1);
-}
-
-static size_t query_blocked512_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
-                                      unsigned char *answer)
-{
-    if (!blocked_fits(f))
-        return query_blocked512_double(f, ctx, keys, answer);
-    return runs_query(f, ctx, keys, 1, answer, run_query_blocked512);
-}
-
-static void insert_many_splitblock_avx512(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
-{
-    runs_insert(f, ctx, batches, count, run_insert_splitblock);
-}
-
-static size_t query_many_splitblock_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
-                                           size_t count)
-{
-    return runs_query(f, ctx, batches, count, NULL, run_query_splitblock);
-}
-
-static void insert_splitblock_avx512(filter *f, const scheme_ctx *ctx, const key_batch *keys)
-{
-    runs_insert(f, ctx, keys, 1, run_insert_splitblock);
-}
-
-static size_t query_splitblock_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
-                                      unsigned char *answer)
-{
-    return runs_query(f, ctx, keys, 1, answer, run_query_splitblock);
-}
+VECTOR_OPS(standard)
+VECTOR_OPS(blocked512)
+VECTOR_OPS(splitblock)
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
 #define OPS_LAYOUT(l) {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal)}
@@ -1110,22 +1073,20 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
     filter_ops ops = OPS_TABLE[layout][scheme];
     if (scheme != SCHEME_DOUBLE || !avx512_usable())
         return ops;
-    if (layout == LAYOUT_STANDARD) {
-        ops.insert = insert_standard_avx512;
-        ops.query = query_standard_avx512;
-        ops.insert_many = insert_many_standard_avx512;
-        ops.query_many = query_many_standard_avx512;
-    } else if (layout == LAYOUT_BLOCKED512) {
-        ops.insert = insert_blocked512_avx512;
-        ops.query = query_blocked512_avx512;
-        ops.insert_many = insert_many_blocked512_avx512;
-        ops.query_many = query_many_blocked512_avx512;
-    } else if (layout == LAYOUT_SPLITBLOCK) {
-        ops.insert = insert_splitblock_avx512;
-        ops.query = query_splitblock_avx512;
-        ops.insert_many = insert_many_splitblock_avx512;
-        ops.query_many = query_many_splitblock_avx512;
-    }
+#define USE_VECTOR_OPS(tag)                                                                                  \
+    do {                                                                                                     \
+        ops.insert = insert_##tag##_avx512;                                                                  \
+        ops.query = query_##tag##_avx512;                                                                    \
+        ops.insert_many = insert_many_##tag##_avx512;                                                        \
+        ops.query_many = query_many_##tag##_avx512;                                                          \
+    } while (0)
+    if (layout == LAYOUT_STANDARD)
+        USE_VECTOR_OPS(standard);
+    else if (layout == LAYOUT_BLOCKED512)
+        USE_VECTOR_OPS(blocked512);
+    else if (layout == LAYOUT_SPLITBLOCK)
+        USE_VECTOR_OPS(splitblock);
+#undef USE_VECTOR_OPS
     return ops;
 }
 
