@@ -623,48 +623,103 @@ ALWAYS_INLINE void query_start(layout_kind L, scheme_kind S, batch_env *e, const
  * time with early exit, this was twice as fast in cache (no mispredicted
  * exit per key) and beyond it (a key that passes its first test no longer
  * waits out a full memory latency for each later position: the misses of
- * all live keys of a phase overlap, about log2(k) round trips a batch).
- * The price: an absent key may fetch lines past its first zero (2.5 at fill
- * 1/2, k = 7, against the sum_{i<k} f^i = 1.98 it needs). */
-ALWAYS_INLINE size_t query_finish_phases(layout_kind L, scheme_kind S, batch_env *e, const uint64_t *words,
-                                         size_t count, stage *st, unsigned char *answer)
+ * all live keys of a phase overlap).  The price: an absent key may fetch
+ * lines past its first zero (2.5 at fill 1/2, k = 7, against the
+ * sum_{i<k} f^i = 1.98 it needs).
+ *
+ * A batch between phases is a `flight`: flight_step tests the positions
+ * its last step prefetched and prefetches the next window.  One batch
+ * alone steps again at once and so waits out a memory latency per phase;
+ * many_query keeps several flights in the air and steps each in turn, so
+ * that a phase's prefetches land while the other flights work. */
+typedef struct {
+    stage st;                                 /* cursors; position 0 of key j at st.pos[j] */
+    uint64_t later[KEY_BATCH * FILTER_K_MAX]; /* position i >= 1 of key j at [j k + i] */
+    unsigned char alive[KEY_BATCH];
+    size_t count, live;
+    unsigned done, end; /* positions [done, end) of the live keys prefetched, not yet tested */
+} flight;
+
+ALWAYS_INLINE void flight_start(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
+                                const uint64_t *words, const key_batch *keys, flight *fl)
+{
+    query_start(L, S, e, ctx, words, keys, &fl->st);
+    fl->count = fl->live = keys->count;
+    for (size_t j = 0; j < keys->count; j++)
+        fl->alive[j] = (unsigned char)j;
+    fl->done = 0;
+    fl->end = 1;
+}
+
+/* One phase; returns 1 when the flight has landed: its live keys are the
+ * batch's "probably present" ones. */
+ALWAYS_INLINE int flight_step(layout_kind L, scheme_kind S, batch_env *e, const uint64_t *words, flight *fl)
 {
     const unsigned k = e->k;
-    uint64_t later[KEY_BATCH * FILTER_K_MAX];
-    unsigned char alive[KEY_BATCH];
-    size_t live = 0;
-    for (size_t j = 0; j < count; j++) { /* position 0, prefetched by query_start */
-        alive[live] = (unsigned char)j;
-        live += (size_t)position_set(L, words, st->pos[j]);
+    size_t next = 0;
+    for (size_t s = 0; s < fl->live; s++) {
+        const unsigned j = fl->alive[s];
+        int all = 1;
+        for (unsigned i = fl->done; i < fl->end; i++)
+            all &= position_set(L, words, i == 0 ? fl->st.pos[j] : fl->later[j * k + i]);
+        fl->alive[next] = (unsigned char)j;
+        next += (size_t)all;
     }
-    for (unsigned done = 1, window = 2; done < k && live > 0; window *= 2) {
-        const unsigned end = k - done < window ? k : done + window;
-        for (size_t s = 0; s < live; s++) {
-            const unsigned j = alive[s];
-            for (unsigned i = done; i < end; i++) {
-                uint64_t p = cursor_position(L, S, e, &st->c[j], i);
-                later[j * k + i] = p;
-                __builtin_prefetch(&words[word_of(L, p)], 0, 3);
-            }
+    fl->live = next;
+    const unsigned window = 2 * (fl->end - fl->done);
+    fl->done = fl->end;
+    if (fl->done == k || fl->live == 0)
+        return 1;
+    fl->end = k - fl->done < window ? k : fl->done + window;
+    for (size_t s = 0; s < fl->live; s++) {
+        const unsigned j = fl->alive[s];
+        for (unsigned i = fl->done; i < fl->end; i++) {
+            uint64_t p = cursor_position(L, S, e, &fl->st.c[j], i);
+            fl->later[j * k + i] = p;
+            __builtin_prefetch(&words[word_of(L, p)], 0, 3);
         }
-        size_t next = 0;
-        for (size_t s = 0; s < live; s++) {
-            const unsigned j = alive[s];
-            int all = 1;
-            for (unsigned i = done; i < end; i++)
-                all &= position_set(L, words, later[j * k + i]);
-            alive[next] = (unsigned char)j;
-            next += (size_t)all;
-        }
-        live = next;
-        done = end;
     }
+    return 0;
+}
+
+ALWAYS_INLINE size_t flight_answers(const flight *fl, unsigned char *answer)
+{
     if (answer != NULL) {
-        memset(answer, 0, count);
-        for (size_t s = 0; s < live; s++)
-            answer[alive[s]] = 1;
+        memset(answer, 0, fl->count);
+        for (size_t s = 0; s < fl->live; s++)
+            answer[fl->alive[s]] = 1;
     }
-    return live;
+    return fl->live;
+}
+
+/* Flights in the air at once in many_query. */
+#define FLIGHTS 4
+
+/* Many batches of an unblocked filter through the phases, FLIGHTS at a
+ * time: each round steps every flight once (oldest prefetches first), then
+ * launches the next batch. */
+ALWAYS_INLINE size_t many_query_phases(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
+                                       const uint64_t *words, const key_batch *batches, size_t count)
+{
+    flight fl[FLIGHTS];
+    int busy[FLIGHTS] = {0};
+    size_t yes = 0, launched = 0, in_air = 0;
+    while (launched < count || in_air > 0) {
+        for (int q = 0; q < FLIGHTS; q++)
+            if (busy[q] && flight_step(L, S, e, words, &fl[q])) {
+                yes += fl[q].live;
+                busy[q] = 0;
+                in_air--;
+            }
+        for (int q = 0; q < FLIGHTS && launched < count; q++)
+            if (!busy[q]) {
+                flight_start(L, S, e, ctx, words, &batches[launched++], &fl[q]);
+                busy[q] = 1;
+                in_air++;
+                break;
+            }
+    }
+    return yes;
 }
 
 /* Query, second pass for a blocked filter: all k bits of the key's one
@@ -685,14 +740,6 @@ ALWAYS_INLINE size_t query_finish_block(layout_kind L, scheme_kind S, batch_env 
             answer[j] = (unsigned char)all;
     }
     return yes;
-}
-
-ALWAYS_INLINE size_t query_finish_any(layout_kind L, scheme_kind S, batch_env *e, const filter *f,
-                                      size_t count, stage *st, unsigned char *answer)
-{
-    if (layout_is_blocked(L))
-        return query_finish_block(L, S, e, f->words, count, st, answer);
-    return query_finish_phases(L, S, e, f->words, count, st, answer);
 }
 
 ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
@@ -716,9 +763,16 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
         require_flushed(f);
     batch_env e;
     env_init(&e, S, f, ctx);
+    if (!layout_is_blocked(L)) {
+        flight fl;
+        flight_start(L, S, &e, ctx, f->words, keys, &fl);
+        while (!flight_step(L, S, &e, f->words, &fl))
+            ;
+        return flight_answers(&fl, answer);
+    }
     stage st;
     query_start(L, S, &e, ctx, f->words, keys, &st);
-    return query_finish_any(L, S, &e, f, keys->count, &st, answer);
+    return query_finish_block(L, S, &e, f->words, keys->count, &st, answer);
 }
 
 /* Many batches, software-pipelined: batch b + 1's first pass (hashing and
@@ -759,6 +813,8 @@ ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, c
         require_flushed(f);
     batch_env e;
     env_init(&e, S, f, ctx);
+    if (!layout_is_blocked(L))
+        return many_query_phases(L, S, &e, ctx, f->words, batches, count);
     stage st[MANY_AHEAD + 1];
     size_t yes = 0;
     for (size_t b = 0; b < MANY_AHEAD && b < count; b++)
@@ -766,7 +822,7 @@ ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, c
     for (size_t b = 0; b < count; b++) {
         if (b + MANY_AHEAD < count)
             query_start(L, S, &e, ctx, f->words, &batches[b + MANY_AHEAD], &st[(b + MANY_AHEAD) % (MANY_AHEAD + 1)]);
-        yes += query_finish_any(L, S, &e, f, batches[b].count, &st[b % (MANY_AHEAD + 1)], NULL);
+        yes += query_finish_block(L, S, &e, f->words, batches[b].count, &st[b % (MANY_AHEAD + 1)], NULL);
     }
     return yes;
 }

@@ -21,8 +21,9 @@
  * Insert and query work on batches of keys: the first pass hashes every key
  * of the batch and prefetches (insert: all k lines; query: the first), the
  * second sets or probes, so that the memory latency of one key hides behind
- * the hashing of the next; insert_many and query_many also overlap one
- * batch's first pass with the previous batch's second.  filter_ops_for()
+ * the hashing of the next; insert_many overlaps one batch's first pass
+ * with the previous batch's second, and query_many keeps four batches in
+ * flight through the unblocked layouts' query phases.  filter_ops_for()
  * picks the loops stamped for one (layout, scheme) pair, so the hot loop
  * pays for neither choice (filters.c says more).
  *
@@ -32,10 +33,12 @@
  * region is in cache (filters.c says more); filter_flush() applies the rest.
  *
  * On a CPU with AVX-512, filter_ops_for() gives eight-key vector loops
- * (avx512.h) for the standard layout up to 32 MiB and the split block
- * layout, both with double hashing: in cache a filter's cost is arithmetic
- * and these do it eight keys an instruction.  Bigger standard filters keep
- * the portable loops, whose early exit saves DRAM trips.  The vector loops
+ * (avx512.h) for double hashing on the standard layout up to 32 MiB, the
+ * blocked512 layout below 2^32 bits and the split block layout: in cache a
+ * filter's cost is arithmetic and these do it eight keys an instruction.
+ * Bigger standard filters take their staged inserts' positions from the
+ * vector unit and keep the portable queries, whose early exit saves DRAM
+ * trips.  The vector loops
  * set the same bits and give the same answers; filter_ops_portable() keeps
  * the portable ones reachable for the tests.
  */
