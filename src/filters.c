@@ -551,11 +551,11 @@ ALWAYS_INLINE void batch_hash(scheme_kind S, const scheme_ctx *ctx, const key_ba
 typedef struct {
     cursor c[KEY_BATCH];
     uint64_t pos[KEY_BATCH * FILTER_K_MAX]; /* insert: all k a key; query: the first */
-} stage;
+} pass_state;
 
 /* Insert, first pass: hash, all k positions, their lines prefetched for writing. */
 ALWAYS_INLINE void insert_start(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
-                                const uint64_t *words, const key_batch *keys, stage *st)
+                                const uint64_t *words, const key_batch *keys, pass_state *st)
 {
     hash128_t hv[KEY_BATCH];
     batch_hash(S, ctx, keys, hv);
@@ -593,7 +593,7 @@ ALWAYS_INLINE void insert_staged(layout_kind L, scheme_kind S, batch_env *e, con
 
 /* Insert, second pass: set the bits (count the counters) in key order. */
 ALWAYS_INLINE void insert_finish(layout_kind L, filter *f, uint64_t *words, unsigned k, size_t count,
-                                 const stage *st)
+                                 const pass_state *st)
 {
     uint64_t saturated = 0;
     for (size_t t = 0; t < count * k; t++)
@@ -604,7 +604,7 @@ ALWAYS_INLINE void insert_finish(layout_kind L, filter *f, uint64_t *words, unsi
 
 /* Query, first pass: hash, position 0 of every key, its line prefetched. */
 ALWAYS_INLINE void query_start(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
-                               const uint64_t *words, const key_batch *keys, stage *st)
+                               const uint64_t *words, const key_batch *keys, pass_state *st)
 {
     hash128_t hv[KEY_BATCH];
     batch_hash(S, ctx, keys, hv);
@@ -633,7 +633,7 @@ ALWAYS_INLINE void query_start(layout_kind L, scheme_kind S, batch_env *e, const
  * many_query keeps several flights in the air and steps each in turn, so
  * that a phase's prefetches land while the other flights work. */
 typedef struct {
-    stage st;                                 /* cursors; position 0 of key j at st.pos[j] */
+    pass_state st;                            /* cursors; position 0 of key j at st.pos[j] */
     uint64_t later[KEY_BATCH * FILTER_K_MAX]; /* position i >= 1 of key j at [j k + i] */
     unsigned char alive[KEY_BATCH];
     size_t count, live;
@@ -727,7 +727,7 @@ ALWAYS_INLINE size_t many_query_phases(layout_kind L, scheme_kind S, batch_env *
  * line is fetched anyway) and its branch is mispredicted about once a key:
  * measured, the branch-free test is 1.5x faster in cache, the same beyond. */
 ALWAYS_INLINE size_t query_finish_block(layout_kind L, scheme_kind S, batch_env *e, const uint64_t *words,
-                                        size_t count, stage *st, unsigned char *answer)
+                                        size_t count, pass_state *st, unsigned char *answer)
 {
     const unsigned k = e->k;
     size_t yes = 0;
@@ -751,7 +751,7 @@ ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const s
         insert_staged(L, S, &e, ctx, f, keys);
         return;
     }
-    stage st;
+    pass_state st;
     insert_start(L, S, &e, ctx, f->words, keys, &st);
     insert_finish(L, f, f->words, e.k, keys->count, &st);
 }
@@ -770,7 +770,7 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
             ;
         return flight_answers(&fl, answer);
     }
-    stage st;
+    pass_state st;
     query_start(L, S, &e, ctx, f->words, keys, &st);
     return query_finish_block(L, S, &e, f->words, keys->count, &st, answer);
 }
@@ -795,7 +795,7 @@ ALWAYS_INLINE void many_insert(layout_kind L, scheme_kind S, filter *f, const sc
             insert_staged(L, S, &e, ctx, f, &batches[b]);
         return;
     }
-    stage st[2];
+    pass_state st[2];
     insert_start(L, S, &e, ctx, f->words, &batches[0], &st[0]);
     for (size_t b = 0; b < count; b++) {
         if (b + 1 < count)
@@ -815,7 +815,7 @@ ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, c
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L))
         return many_query_phases(L, S, &e, ctx, f->words, batches, count);
-    stage st[MANY_AHEAD + 1];
+    pass_state st[MANY_AHEAD + 1];
     size_t yes = 0;
     for (size_t b = 0; b < MANY_AHEAD && b < count; b++)
         query_start(L, S, &e, ctx, f->words, &batches[b], &st[b]);
