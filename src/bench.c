@@ -340,8 +340,8 @@ static const char USAGE[] =
     "\n"
     "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n"
     "\n"
-    "On a CPU with AVX-512, standard (up to 32 MiB) and splitblock filters with\n"
-    "double hashing run the eight-lane loops of src/avx512.c; the environment\n"
+    "On a CPU with AVX-512, standard (up to 32 MiB), blocked512 and splitblock\n"
+    "filters with double hashing run the eight-lane loops of src/avx512.c; the environment\n"
     "variable BLOOMLAB_NO_AVX512=1 times the portable loops instead.  The CSV's\n"
     "'# loops:' line and the table's first line say which ran.\n";
 
@@ -571,7 +571,8 @@ static void human_bytes(uint64_t bytes, char *out, size_t size)
 /* Which loops filter_ops_for gives on this CPU (filters.h). */
 static const char *loops_in_use(void)
 {
-    return avx512_usable() ? "avx512 for standard (up to 32 MiB) and splitblock with double hashing; portable for the rest"
+    return avx512_usable() ? "avx512 for double hashing on standard (up to 32 MiB; staged-insert positions beyond), "
+                             "blocked512 (below 2^32 bits) and splitblock; portable for the rest"
                            : "portable";
 }
 
