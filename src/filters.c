@@ -9,15 +9,19 @@
  *            function pointer, once per key.
  *   insert   all k positions of every key are computed and their lines
  *            prefetched for writing, then the bits are set: up to 32 k
- *            misses in flight (bulk insert).
+ *            misses in flight (bulk insert); beyond the cache a standard or
+ *            partitioned filter stages them instead (staged inserts below).
  *   query    every key's first position is computed and its line
  *            prefetched (a blocked key's only line).  A blocked key then
  *            tests its k bits without branches; other layouts go in phases
  *            of 1, 2, 4 ... positions over the keys still alive (early exit
- *            without a mispredicted branch per key; query_finish_phases).
+ *            without a mispredicted branch per key; flight_step), several
+ *            batches in flight at once in query_many.
  *
- * The answers and the bits are those of filter_insert_one/filter_query_one,
- * the one-key reference, bit for bit (tests/test_batch.c).
+ * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for three
+ * double-hashing pairs (the end of this file).  The answers and the bits
+ * are those of filter_insert_one/filter_query_one, the one-key reference,
+ * bit for bit (tests/test_batch.c).
  */
 #define _GNU_SOURCE
 #include "filters.h"
@@ -775,7 +779,8 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
     return query_finish_block(L, S, &e, f->words, keys->count, &st, answer);
 }
 
-/* Many batches, software-pipelined: batch b + 1's first pass (hashing and
+/* Many batches, software-pipelined (inserts, and blocked queries; the
+ * unblocked queries fly, above): batch b + 1's first pass (hashing and
  * prefetches) runs before batch b's second, so that the memory system is
  * never idle between batches.  A batch of 32 keys alone ends by waiting out
  * one full memory latency; beyond the last-level cache that wait is most of
