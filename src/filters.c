@@ -1070,7 +1070,8 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
 }
 
 /* Which run loop fits a filter, or NULL for the portable loops: standard
- * in cache, or staging; blocked512 with m < 2^32; splitblock always. */
+ * in cache, or staging; blocked512 with m < 2^32; splitblock with fewer
+ * than 2^32 blocks (its block choice is one 32 x 32-bit product). */
 static run_insert_fn standard_insert_run(const filter *f)
 {
     if (f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES)
@@ -1085,8 +1086,8 @@ static run_query_fn standard_query_run(const filter *f)
 
 static run_insert_fn blocked512_insert_run(const filter *f) { return f->m < (1ULL << 32) ? run_insert_blocked512 : NULL; }
 static run_query_fn blocked512_query_run(const filter *f) { return f->m < (1ULL << 32) ? run_query_blocked512 : NULL; }
-static run_insert_fn splitblock_insert_run(const filter *f) { return (void)f, run_insert_splitblock; }
-static run_query_fn splitblock_query_run(const filter *f) { return (void)f, run_query_splitblock; }
+static run_insert_fn splitblock_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_splitblock : NULL; }
+static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_splitblock : NULL; }
 
 /* The four ops of a vector pair: the run loop that fits, else the portable
  * loops stamped above. */
