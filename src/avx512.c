@@ -11,8 +11,9 @@
  * product, which AVX-512 has no instruction for.  With u = uh 2^32 + ul and
  * m = mh 2^32 + ml,
  *     u m = uh mh 2^64 + (uh ml + ul mh) 2^32 + ul ml,
- * and for m < 2^32 (mh = 0; filters.c uses these loops up to 32 MiB) the
- * high half is
+ * and for m < 2^32 (mh = 0: filters.c calls these loops only for filters
+ * below 2^32 bits, where m and a blocked512 filter's block count both fit)
+ * the high half is
  *     (uh ml + hi32(ul ml)) >> 32,
  * two vpmuludq products whose sum cannot overflow: uh ml + hi32(ul ml) < 2^64.
  */
