@@ -18,6 +18,7 @@
  * two vpmuludq products whose sum cannot overflow: uh ml + hi32(ul ml) < 2^64.
  */
 #include "avx512.h"
+#include "filters.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +64,9 @@ LOOP __m512i xxh3_8_lanes(__m512i key, __m512i bitflip)
 LOOP __m512i mix64_lanes(__m512i x)
 {
     x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 30));
-    x = _mm512_mullo_epi64(x, _mm512_set1_epi64((long long)0xbf58476d1ce4e5b9ULL));
+    x = _mm512_mullo_epi64(x, _mm512_set1_epi64((long long)MIX64_MUL1));
     x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 27));
-    x = _mm512_mullo_epi64(x, _mm512_set1_epi64((long long)0x94d049bb133111ebULL));
+    x = _mm512_mullo_epi64(x, _mm512_set1_epi64((long long)MIX64_MUL2));
     return _mm512_xor_si512(x, _mm512_srli_epi64(x, 31));
 }
 
@@ -122,11 +123,11 @@ typedef struct {
     __m512i u, step;
     __m512i range; /* m, or blocks */
     __m512i base;  /* blocked512: the block's first bit */
-} probe8;
+} lanes8;
 
-LOOP probe8 probe_begin(int blocked, __m512i h1, __m512i h2, __m512i range)
+LOOP lanes8 lanes_begin(int blocked, __m512i h1, __m512i h2, __m512i range)
 {
-    probe8 p = {h1, h2, range, _mm512_setzero_si512()};
+    lanes8 p = {h1, h2, range, _mm512_setzero_si512()};
     if (blocked) {
         p.base = _mm512_slli_epi64(reduce_lanes(h1, range), 9);
         p.u = _mm512_add_epi64(h1, h2);
@@ -134,7 +135,7 @@ LOOP probe8 probe_begin(int blocked, __m512i h1, __m512i h2, __m512i range)
     return p;
 }
 
-LOOP __m512i probe_next(int blocked, probe8 *p)
+LOOP __m512i lanes_next(int blocked, lanes8 *p)
 {
     __m512i pos = blocked ? _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55))
                           : reduce_lanes(p->u, p->range);
@@ -177,10 +178,10 @@ LOOP void probe_insert(int blocked, uint64_t *words, uint64_t range, unsigned k,
         if (blocked)
             prefetch_blocks(words, r, h1, j + BLOCK_AHEAD, count, 1);
         const size_t lanes = count - j < 8 ? count - j : 8;
-        probe8 p = probe_begin(blocked, _mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j),
+        lanes8 p = lanes_begin(blocked, _mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j),
                                _mm512_maskz_loadu_epi64(lanes_of(lanes), h2 + j), r);
         for (unsigned i = 0; i < k; i++) {
-            __m512i pos = probe_next(blocked, &p);
+            __m512i pos = lanes_next(blocked, &p);
             _mm512_storeu_si512(word + 8 * i, _mm512_srli_epi64(pos, 6));
             _mm512_storeu_si512(bit + 8 * i, _mm512_sllv_epi64(one, _mm512_and_si512(pos, low6)));
         }
@@ -218,13 +219,13 @@ LOOP size_t probe_query(int blocked, const uint64_t *words, uint64_t range, unsi
         }
         const __mmask8 lanes_a = lanes_of(count - j), lanes_b = lanes_of(count - j < 8 ? 0 : count - j - 8);
         const __mmask16 lanes = (__mmask16)(lanes_a | (lanes_b << 8));
-        probe8 pa = probe_begin(blocked, _mm512_maskz_loadu_epi64(lanes_a, h1 + j), _mm512_maskz_loadu_epi64(lanes_a, h2 + j), r);
-        probe8 pb = probe_begin(blocked, _mm512_maskz_loadu_epi64(lanes_b, h1 + j + 8),
+        lanes8 pa = lanes_begin(blocked, _mm512_maskz_loadu_epi64(lanes_a, h1 + j), _mm512_maskz_loadu_epi64(lanes_a, h2 + j), r);
+        lanes8 pb = lanes_begin(blocked, _mm512_maskz_loadu_epi64(lanes_b, h1 + j + 8),
                                 _mm512_maskz_loadu_epi64(lanes_b, h2 + j + 8), r);
         __m512i all = one;
         for (unsigned i = 0; i < k; i++) {
-            __m256i posa = _mm512_cvtepi64_epi32(probe_next(blocked, &pa));
-            __m256i posb = _mm512_cvtepi64_epi32(probe_next(blocked, &pb));
+            __m256i posa = _mm512_cvtepi64_epi32(lanes_next(blocked, &pa));
+            __m256i posb = _mm512_cvtepi64_epi32(lanes_next(blocked, &pb));
             __m512i pos = _mm512_inserti64x4(_mm512_castsi256_si512(posa), posb, 1);
             __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
             all = _mm512_and_si512(all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
@@ -269,19 +270,15 @@ void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const
     for (size_t j = 0; j < count; j += 8) {
         const size_t lanes = count - j < 8 ? count - j : 8;
         const __mmask8 mask = lanes_of(lanes);
-        probe8 p = probe_begin(0, _mm512_maskz_loadu_epi64(mask, h1 + j), _mm512_maskz_loadu_epi64(mask, h2 + j), range);
+        lanes8 p = lanes_begin(0, _mm512_maskz_loadu_epi64(mask, h1 + j), _mm512_maskz_loadu_epi64(mask, h2 + j), range);
         for (unsigned i = 0; i < k; i++, pos += lanes) {
-            __m512i q = probe_next(0, &p);
+            __m512i q = lanes_next(0, &p);
             _mm512_storeu_si512(pos, lanes == 8 ? q : _mm512_maskz_compress_epi64(mask, q)); /* may write 8 */
         }
     }
 }
 
 /* ---- split block layout ---------------------------------------------------- */
-
-/* Parquet's salts, as filters.c. */
-#define SALT_LANES _mm256_setr_epi32(0x47b6137b, 0x44974d91, (int)0x8824ad5bU, (int)0xa2b7289dU, 0x705495c7, \
-                                     0x2df1424b, (int)0x9efc4947U, 0x5c6bfb31)
 
 /* The first word of each key's block: ((u >> 32) blocks) >> 32 blocks of
  * four words (blocks < 2^32, so the product is one vpmuludq). */
@@ -300,7 +297,8 @@ LOOP void splitblock_words(uint64_t blocks, const uint64_t *h1, size_t count, ui
 LOOP __m256i splitblock_mask(uint64_t u)
 {
     __m256i h = _mm256_set1_epi32((int)(uint32_t)u);
-    __m256i shift = _mm256_srli_epi32(_mm256_mullo_epi32(h, SALT_LANES), 27);
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    __m256i shift = _mm256_srli_epi32(_mm256_mullo_epi32(h, salt), 27);
     return _mm256_sllv_epi32(_mm256_set1_epi32(1), shift);
 }
 

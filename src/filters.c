@@ -47,7 +47,7 @@ static const char *const LAYOUT_NAMES[LAYOUT_COUNT] = {
     "standard", "counting", "partitioned", "blocked512", "register64", "splitblock"};
 
 /* Parquet's salts (parquet-format BloomFilter.md). */
-static const uint32_t SPLITBLOCK_SALT[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+const uint32_t SPLITBLOCK_SALT[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
                                             0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
 
 const char *layout_name(layout_kind layout) { return LAYOUT_NAMES[layout]; }

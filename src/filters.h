@@ -62,6 +62,9 @@ typedef enum {
 } layout_kind;
 
 #define COUNTER_MAX 15u
+
+/* Parquet's salts: splitblock word i gets bit (uint32(h) * SPLITBLOCK_SALT[i]) >> 27. */
+extern const uint32_t SPLITBLOCK_SALT[8];
 #define FILTER_K_MAX 64u
 
 typedef struct {

@@ -66,12 +66,15 @@ uint64_t pcg64_bounded(pcg64_t *rng, uint64_t bound);
 
 /* SplitMix64's finaliser: a bijection of 64-bit words with full avalanche.
  * Used to derive independent seeds from (seed, index) pairs. */
+#define MIX64_MUL1 0xbf58476d1ce4e5b9ULL
+#define MIX64_MUL2 0x94d049bb133111ebULL
+
 static inline uint64_t mix64(uint64_t x)
 {
     x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
+    x *= MIX64_MUL1;
     x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
+    x *= MIX64_MUL2;
     x ^= x >> 31;
     return x;
 }
