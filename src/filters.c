@@ -166,14 +166,20 @@ struct filter_stage {
     uint32_t *offset;   /* regions x STAGE_CAPACITY, 64-byte aligned: bit offsets inside the region */
 };
 
+static uint64_t stage_regions(uint64_t m) { return (m >> STAGE_REGION_LOG2_BITS) + 1; }
+
 static uint64_t stage_bytes(uint64_t m)
 {
-    return ((m >> STAGE_REGION_LOG2_BITS) + 1) * (STAGE_CAPACITY + STAGE_LINE + 1) * sizeof(uint32_t);
+    return stage_regions(m) * (STAGE_CAPACITY + STAGE_LINE + 1) * sizeof(uint32_t);
 }
 
+/* The plain one-bit layouts, whose filters may stage inserts. */
+static int layout_may_stage(layout_kind L) { return L == LAYOUT_STANDARD || L == LAYOUT_PARTITIONED; }
+
+/* Whether a new filter stages: beyond the cache, and room for the buckets. */
 static int layout_stages(layout_kind layout, uint64_t m, uint64_t bytes)
 {
-    if ((layout != LAYOUT_STANDARD && layout != LAYOUT_PARTITIONED) || bytes <= STAGE_MIN_BYTES)
+    if (!layout_may_stage(layout) || bytes <= STAGE_MIN_BYTES)
         return 0;
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     return (double)(bytes + stage_bytes(m)) <= 0.5 * ram;
@@ -186,7 +192,7 @@ static struct filter_stage *stage_new(uint64_t m)
     struct filter_stage *st = calloc(1, sizeof *st);
     if (st == NULL)
         return NULL;
-    st->regions = (m >> STAGE_REGION_LOG2_BITS) + 1;
+    st->regions = stage_regions(m);
     st->words = (m + 63) / 64;
     st->used = calloc(st->regions, sizeof *st->used);
     void *pending = NULL, *offset = NULL;
@@ -505,9 +511,6 @@ ALWAYS_INLINE void cursor_start(layout_kind L, scheme_kind S, batch_env *e, curs
 }
 
 static int layout_is_blocked(layout_kind L) { return layout_block_bits(L) > 1; }
-
-/* The layouts whose filters may stage inserts (layout_stages). */
-static int layout_may_stage(layout_kind L) { return L == LAYOUT_STANDARD || L == LAYOUT_PARTITIONED; }
 
 /* The word holding position pos (a bit, or a 4-bit counter). */
 ALWAYS_INLINE uint64_t word_of(layout_kind L, uint64_t pos) { return L == LAYOUT_COUNTING ? pos >> 4 : pos >> 6; }
