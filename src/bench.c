@@ -4,8 +4,6 @@
 #include "clock.h"
 #include "bench.h"
 
-#include "avx512.h"
-
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -345,9 +343,9 @@ static const char USAGE[] =
     "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n"
     "\n"
     "On a CPU with AVX-512, standard (up to 32 MiB), blocked512 and splitblock\n"
-    "filters with double hashing run the eight-lane loops of src/avx512.c; the environment\n"
-    "variable BLOOMLAB_NO_AVX512=1 times the portable loops instead.  The CSV's\n"
-    "'# loops:' line and the table's first line say which ran.\n";
+    "filters with double hashing run the eight-lane loops of src/avx512.c;\n"
+    "BLOOMLAB_NO_AVX512=1 in the environment times the portable loops instead.\n"
+    "The CSV's '# loops:' line and the table's first line say which ran.\n";
 
 static int parse_layouts(const char *text, bench_options *o)
 {
@@ -571,14 +569,6 @@ static void human_bytes(uint64_t bytes, char *out, size_t size)
 }
 
 /* ---- the runs ------------------------------------------------------------- */
-
-/* Which loops filter_ops_for gives on this CPU (filters.h). */
-static const char *loops_in_use(void)
-{
-    return avx512_usable() ? "avx512 for double hashing on standard (up to 32 MiB; staged-insert positions beyond), "
-                             "blocked512 (below 2^32 bits) and splitblock; portable for the rest"
-                           : "portable";
-}
 
 typedef struct {
     const bench_options *o;
@@ -846,8 +836,8 @@ int cmd_bench(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         sb_add(&b.csv, " %s", argv[i]);
     sb_add(&b.csv, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# loops: %s\n%s\n", BLOOMLAB_VERSION,
-           BLOOMLAB_GIT, (unsigned long long)o.seed, (unsigned long long)o.ops, loops_in_use(), BENCH_HEADER);
-    note(&b, "loops: %s\n", loops_in_use());
+           BLOOMLAB_GIT, (unsigned long long)o.seed, (unsigned long long)o.ops, filter_ops_description(), BENCH_HEADER);
+    note(&b, "loops: %s\n", filter_ops_description());
     if (o.anchors)
         rc = run_anchors(&b, random64);
     else

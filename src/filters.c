@@ -1133,6 +1133,13 @@ static const filter_ops OPS_TABLE[LAYOUT_COUNT][SCHEME_COUNT] = {
 
 filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return OPS_TABLE[layout][scheme]; }
 
+const char *filter_ops_description(void)
+{
+    return avx512_usable() ? "avx512 for double hashing on standard (up to 32 MiB; staged-insert positions beyond), "
+                             "blocked512 (below 2^32 bits) and splitblock; portable for the rest"
+                           : "portable";
+}
+
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
 {
     filter_ops ops = OPS_TABLE[layout][scheme];

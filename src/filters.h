@@ -120,6 +120,8 @@ typedef struct {
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme);
 /* The portable loops always (the tests hold both to the reference). */
 filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme);
+/* One line saying which loops filter_ops_for gives on this CPU. */
+const char *filter_ops_description(void);
 
 /* One key at a time, no batching: the reference the batched loops are tested against. */
 void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,
