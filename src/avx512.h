@@ -10,7 +10,8 @@
  *                           hashing split h2 = mix64(h1), eight lanes;
  *   standard + double       u_i = h1 + i h2, pos = floor(u_i m / 2^64) by a
  *                           64 x 64 -> high-64 product made of four 32-bit
- *                           products (two when m < 2^32), then gather;
+ *                           products (two when m < 2^32), then gather; all
+ *                           k in cache, in phases with early exit beyond;
  *   blocked512 + double     the block from u_0, bits from u_1 .. u_k, each
  *                           position then tested like a standard one;
  *   splitblock + double     the block from u_0's top half, the eight salted
@@ -33,6 +34,10 @@
 /* 1 when the CPU has AVX-512 F, DQ, VL and BMI2, and BLOOMLAB_NO_AVX512 is unset. */
 int avx512_usable(void);
 
+/* The most keys one call of the loops that keep per-key state on the stack
+ * (splitblock, the phased standard query) takes. */
+#define AVX512_MAX_KEYS 256
+
 /* h1 = XXH3_64bits_withSeed(key, 8, seed), h2 = mix64(h1) for every key of
  * the batch; returns -1 (and writes nothing) unless every key is 8 bytes. */
 int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2);
@@ -49,6 +54,10 @@ void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const
                                uint64_t *pos);
 size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                              const uint64_t *h2, size_t count, unsigned char *answer);
+/* The same answers with early exit, for filters beyond L2 (avx512.c says
+ * why): count <= AVX512_MAX_KEYS. */
+size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                                    const uint64_t *h2, size_t count, unsigned char *answer);
 
 /* blocked512 layout, double scheme, m < 2^32 (blocks = m / 512), k <= 64:
  * the same for the positions of filters.h's blocked512. */
@@ -58,8 +67,7 @@ size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned 
                                const uint64_t *h2, size_t count, unsigned char *answer);
 
 /* splitblock layout, double scheme (k = 8): only u_0 = h1 is used;
- * count <= SPLITBLOCK_MAX_KEYS and blocks < 2^32. */
-#define SPLITBLOCK_MAX_KEYS 256
+ * count <= AVX512_MAX_KEYS and blocks < 2^32. */
 void avx512_splitblock_insert(uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count);
 size_t avx512_splitblock_query(const uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count,
                                unsigned char *answer);

@@ -27,6 +27,7 @@
 #include "filters.h"
 
 #include "avx512.h"
+#include "cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -959,10 +960,10 @@ STAMP_LAYOUT(LAYOUT_SPLITBLOCK, splitblock)
 
 /* ---- eight keys at a time (avx512.h) --------------------------------------- */
 
-/* Filters up to this size take the AVX-512 loops of the standard layout;
- * beyond it the staged inserts (positions from the vector unit) and the
- * portable queries, whose early exit matters more than arithmetic once a
- * position costs a trip to DRAM. */
+/* Standard filters up to this size insert through the AVX-512 loop; beyond
+ * it they stage (positions from the vector unit).  Queries go by L2
+ * instead: all k positions while the filter fits, early exit in phases
+ * beyond (avx512.c), the portable flights from m = 2^32 on. */
 #define AVX512_STANDARD_MAX_BYTES STAGE_MIN_BYTES
 _Static_assert(AVX512_STANDARD_MAX_BYTES * 8ULL < (1ULL << 32), "avx512_standard_* take m < 2^32");
 
@@ -971,7 +972,7 @@ _Static_assert(AVX512_STANDARD_MAX_BYTES * 8ULL < (1ULL << 32), "avx512_standard
  * between calls. */
 #define AVX512_RUN_BATCHES 8
 
-_Static_assert(AVX512_RUN_BATCHES * KEY_BATCH <= SPLITBLOCK_MAX_KEYS, "a run fits avx512_splitblock_*");
+_Static_assert(AVX512_RUN_BATCHES * KEY_BATCH <= AVX512_MAX_KEYS, "a run fits every loop of avx512.h");
 
 typedef struct {
     uint64_t h1[AVX512_RUN_BATCHES * KEY_BATCH];
@@ -1016,6 +1017,7 @@ static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batch
 static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
                          unsigned char *answer, run_query_fn query)
 {
+    require_flushed(f);
     hash_run run;
     size_t yes = 0;
     for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
@@ -1036,6 +1038,12 @@ static void run_insert_standard(filter *f, const hash_run *run, size_t keys)
 static size_t run_query_standard(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
 {
     return avx512_standard_query(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
+}
+
+/* standard beyond L2 (m < 2^32) */
+static size_t run_query_standard_phased(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_standard_query_phased(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
 }
 
 /* standard beyond the cache, staging (m < 2^32): positions from the vector
@@ -1073,8 +1081,9 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
 }
 
 /* Which run loop fits a filter, or NULL for the portable loops: standard
- * in cache, or staging; blocked512 with m < 2^32; splitblock with fewer
- * than 2^32 blocks (its block choice is one 32 x 32-bit product). */
+ * inserts in cache, or staging; standard queries in L2, or phased beyond
+ * (m < 2^32); blocked512 with m < 2^32; splitblock with fewer than 2^32
+ * blocks (its block choice is one 32 x 32-bit product). */
 static run_insert_fn standard_insert_run(const filter *f)
 {
     if (f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES)
@@ -1084,7 +1093,9 @@ static run_insert_fn standard_insert_run(const filter *f)
 
 static run_query_fn standard_query_run(const filter *f)
 {
-    return f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES ? run_query_standard : NULL;
+    if (f->word_count * 8 <= cache_l2_bytes())
+        return run_query_standard;
+    return f->m < (1ULL << 32) ? run_query_standard_phased : NULL;
 }
 
 static run_insert_fn blocked512_insert_run(const filter *f) { return f->m < (1ULL << 32) ? run_insert_blocked512 : NULL; }
@@ -1135,8 +1146,9 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return 
 
 const char *filter_ops_description(void)
 {
-    return avx512_usable() ? "avx512 for double hashing on standard (up to 32 MiB; staged-insert positions beyond), "
-                             "blocked512 (below 2^32 bits) and splitblock; portable for the rest"
+    return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, phased below 2^32 bits; "
+                             "inserts: up to 32 MiB, staged-insert positions beyond), blocked512 (below 2^32 bits) "
+                             "and splitblock; portable for the rest"
                            : "portable";
 }
 

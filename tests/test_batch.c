@@ -13,6 +13,7 @@
 #include <xxhash.h>
 
 #include "avx512.h"
+#include "cache.h"
 #include "filters.h"
 #include "hashes.h"
 #include "keys.h"
@@ -372,9 +373,10 @@ Test(batch, inline_xxh3_equals_library)
     keyset_close(ks);
 }
 
-/* Filters of 4 MiB and more take the phased query loop (filters.c): the
- * same answers as the one-key reference there too.  The present keys pass
- * every phase; at this fill (about 2%) some absent keys fail in phase 1. */
+/* Filters of 4 MiB and more take the phased query loops (filters.c; the
+ * AVX-512 one for standard/double past L2): the same answers as the
+ * one-key reference there too.  The present keys pass every phase; at this
+ * fill (about 2%) some absent keys fail in phase 1. */
 Test(batch, phased_queries_on_large_filters, .timeout = 120)
 {
     static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED};
@@ -385,6 +387,70 @@ Test(batch, phased_queries_on_large_filters, .timeout = 120)
         }
     pair_case big_k = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_128", "urls", (1ULL << 25) + 12345, 33, 20000, 5000, 0};
     check_pair(&big_k);
+}
+
+/* A half-full standard filter twice the size of this machine's L2, which
+ * filter_ops_for answers with the phased AVX-512 loop: absent keys leave in
+ * every phase, and the answers are still the reference's. */
+Test(batch, past_l2_half_full, .timeout = 300)
+{
+    const uint64_t m = 16 * cache_l2_bytes() + 12345;
+    pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, (uint64_t)(0.69 * (double)m / 7), 20000, 0};
+    check_pair(&c);
+}
+
+/* The phased AVX-512 query against the all-k one, called directly on the
+ * same (h1, h2), so that it is tested whatever the L2 of the machine: a
+ * filter about half full, k from 1 to 64, runs of every length class
+ * (1, under one group of 16, exactly 16, past it, a full run). */
+Test(batch, avx512_phased_equals_all_k)
+{
+    if (!avx512_usable())
+        return;
+    static const uint64_t MS[] = {4099, 65536, 1000003};
+    static const unsigned KS[] = {1, 2, 3, 7, 8, 17, 64};
+    static const size_t COUNTS[] = {1, 15, 16, 17, 200, AVX512_MAX_KEYS};
+    char err[256];
+    hasher h;
+    cr_assert_eq(hasher_resolve("xxh3_64", &h, err, sizeof err), 0);
+    keyset *ks = keyset_open("random64", err, sizeof err);
+    static uint64_t h1[AVX512_MAX_KEYS], h2[AVX512_MAX_KEYS];
+    for (size_t mi = 0; mi < 3; mi++)
+        for (size_t ki = 0; ki < 7; ki++) {
+            const uint64_t m = MS[mi];
+            const unsigned k = KS[ki];
+            const uint64_t n = (uint64_t)(0.69 * (double)m / k) + 1, seed = 31 * m + k;
+            scheme_ctx ctx = {&h, seed, log2_floor(m)};
+            filter f;
+            cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, m, k), 0);
+            key_batch b;
+            for (uint64_t i = 0; i < n; i += KEY_BATCH) {
+                keyset_fill(ks, seed, n, KEY_PRESENT, i, n - i < KEY_BATCH ? (size_t)(n - i) : KEY_BATCH, &b);
+                for (size_t j = 0; j < b.count; j++)
+                    filter_insert_one(&f, SCHEME_DOUBLE, &ctx, b.ptr[j], b.len[j], b.id[j]);
+            }
+            for (size_t ci = 0; ci < 6; ci++)
+                for (int side = 0; side < 2; side++) {
+                    const size_t count = COUNTS[ci];
+                    for (size_t t = 0; t < count; t++) { /* present keys cycle through the n inserted */
+                        keyset_fill(ks, seed, n, (key_side)side, side == KEY_PRESENT ? t % n : t, 1, &b);
+                        cr_assert_eq(avx512_xxh3_64_split(seed, &b, h1 + t, h2 + t), 0);
+                    }
+                    unsigned char all_k[AVX512_MAX_KEYS], phased[AVX512_MAX_KEYS];
+                    memset(phased, 0xAA, sizeof phased);
+                    size_t yes = avx512_standard_query(f.words, m, k, h1, h2, count, all_k);
+                    cr_assert_eq(avx512_standard_query_phased(f.words, m, k, h1, h2, count, phased), yes);
+                    cr_assert_eq(memcmp(all_k, phased, count), 0, "m=%llu k=%u count=%zu side %d",
+                                 (unsigned long long)m, k, count, side);
+                    cr_assert_eq(avx512_standard_query_phased(f.words, m, k, h1, h2, count, NULL), yes);
+                    if (side == KEY_PRESENT)
+                        cr_assert_eq(yes, count, "no false negatives");
+                    else if (count >= 200) /* all passing: chance (1/2)^200 at most */
+                        cr_assert(yes < count, "m=%llu k=%u: some absent key must fail", (unsigned long long)m, k);
+                }
+            filter_free(&f);
+        }
+    keyset_close(ks);
 }
 
 /* The AVX-512 loops are what filter_ops_for gives for standard, blocked512
