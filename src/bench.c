@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "clock.h"
 #include "bench.h"
+#include "cache.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -33,7 +34,6 @@
 #define DEFAULT_MIN_BYTES (16ULL << 10)
 #define DEFAULT_MAX_BYTES (256ULL << 20)
 #define DEFAULT_OPS 1000000ULL
-#define HARNESS_BYTES (512ULL << 10) /* half the 1 MiB L2 */
 
 /* ---- lines per query (bench.h) ------------------------------------------- */
 
@@ -707,16 +707,18 @@ static int run_sizes(bench_run *b, keyset *const *keysets)
     return 0;
 }
 
-/* The harness: what a sweep pays per absent query on an L2-sized filter. */
+/* The harness: what a sweep pays per absent query on a filter of half
+ * this machine's L2. */
 static int run_harness(bench_run *b, keyset *random64)
 {
+    const uint64_t harness_bytes = cache_l2_bytes() / 2;
     static const scheme_kind SCHEMES[] = {SCHEME_DOUBLE, SCHEME_IDEAL};
     static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_BLOCKED512};
     for (size_t s = 0; s < 2; s++)
         for (size_t l = 0; l < 2; l++) {
             bench_cell cell = {LAYOUTS[l], SCHEMES[s], SCHEMES[s] == SCHEME_IDEAL ? NULL : b->hash, random64, 0, 0, 0,
                                b->o->ops, b->o->seed};
-            size_cell(cell.layout, HARNESS_BYTES, &cell.m, &cell.n, &cell.k);
+            size_cell(cell.layout, harness_bytes, &cell.m, &cell.n, &cell.k);
             filter f;
             if (filter_init(&f, cell.layout, cell.m, cell.k) != 0)
                 return -1;
@@ -746,7 +748,7 @@ static int run_harness(bench_run *b, keyset *random64)
             r.v[V_MOPS_ABSENT] = 1e3 / ns;
             row_csv(&b->csv, &r);
             char hb[32];
-            human_bytes(HARNESS_BYTES, hb, sizeof hb);
+            human_bytes(harness_bytes, hb, sizeof hb);
             note(b, "%-7s harness %-11s %-8s %-7s absent query with keyset_fill: %5.2f ns = %6.1f M queries/s\n", hb,
                  r.filter, r.hash, r.scheme, ns, 1e3 / ns);
         }

@@ -4,7 +4,8 @@
  * What is timed.  Keys are made by keyset_fill in chunks of 64 batches
  * outside the clock; the clock runs over the filter's loops only
  * (filter_ops_for: insert_many and query_many over each chunk; on an
- * AVX-512 CPU those are avx512.h's loops for standard filters up to 32 MiB,
+ * AVX-512 CPU those are avx512.h's loops for standard filters -- queries
+ * in phases once the filter outgrows L2, inserts up to 32 MiB --,
  * blocked512 and splitblock, and the output says so; standard filters
  * beyond 32 MiB stage their inserts, and ns_insert includes filter_flush).  ns_insert
  * is the mean over whole fills of an empty filter with n keys (a small
@@ -15,7 +16,8 @@
  * ns_present are means over --ops queries of keys never inserted and of
  * inserted keys; ns_absent_per_batch calls query one batch at a time, as
  * sweep.c does.  The `harness` rows time what a sweep pays per query:
- * keyset_fill and query together, batch by batch, on a 512 KiB filter.
+ * keyset_fill and query together, batch by batch, on a filter of half
+ * this machine's L2 (cache.h).
  *
  * The ceiling.  For each size, a buffer of that many bytes (huge pages, as
  * filters get) is read at random cache lines two ways:
@@ -44,8 +46,8 @@
  *       uniform within slices, not over all lines; the formula is the same
  *       to within a line's share.)
  * For filters far larger than the last-level cache both are ~ sum f^i and k.
- * These are the lines a query needs; the phased query loop (filters.c)
- * fetches a little more (1 + 2f + 4f^3 + ... for an absent key: 2.5 against
+ * These are the lines a query needs; the phased query loops (filters.c,
+ * and avx512.c's past L2) fetch a little more (1 + 2f + 4f^3 + ... for an absent key: 2.5 against
  * 1.98 at f = 1/2, k = 7), which the fraction counts against it.
  */
 #ifndef BLOOMLAB_BENCH_H
