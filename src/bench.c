@@ -22,6 +22,7 @@
 #include "numbers.h"
 #include "output.h"
 #include "pcg.h"
+#include "sweep.h"
 #include "version.h"
 
 #define CMD "bench"
@@ -195,7 +196,7 @@ typedef struct {
 
 typedef struct {
     double ns_insert, ns_absent, ns_present, fill;
-    double ns_absent_per_batch; /* ops->query one batch at a time, as sweep.c calls it */
+    double ns_absent_sweep; /* query_many over SWEEP_QUERY_BATCHES batches at a time, as sweep.c calls it */
     double absent_yes; /* fraction of absent keys answered "present": the FPR */
     int present_missing;
 } bench_timing;
@@ -234,10 +235,10 @@ static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops
 }
 
 /* ns per query over c->ops keys of one side (present keys cycle through the
- * n inserted), through query_many, or through query batch by batch (what a
- * sweep calls). */
+ * n inserted), through query_many over a whole chunk, or over the sweep's
+ * SWEEP_QUERY_BATCHES batches at a time (as_sweep). */
 static double time_queries(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
-                           key_side side, key_batch *chunk, int per_batch, uint64_t *yes_out)
+                           key_side side, key_batch *chunk, int as_sweep, uint64_t *yes_out)
 {
     double seconds = 0;
     uint64_t yes = 0, asked = 0;
@@ -251,9 +252,9 @@ static double time_queries(const bench_cell *c, const filter *f, const filter_op
             want = room;
         size_t batches = make_chunk(c, side, first, want, chunk);
         double t0 = now_seconds();
-        if (per_batch)
-            for (size_t b = 0; b < batches; b++)
-                yes += ops->query(f, ctx, &chunk[b], NULL);
+        if (as_sweep)
+            for (size_t b = 0; b < batches; b += SWEEP_QUERY_BATCHES)
+                yes += ops->query_many(f, ctx, &chunk[b], batches - b < SWEEP_QUERY_BATCHES ? batches - b : SWEEP_QUERY_BATCHES);
         else
             yes += ops->query_many(f, ctx, chunk, batches);
         seconds += now_seconds() - t0;
@@ -281,7 +282,7 @@ static int time_filter(const bench_cell *c, bench_timing *out)
     time_queries(&warm, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, &yes);
     out->ns_absent = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, &yes);
     out->absent_yes = (double)yes / (double)c->ops;
-    out->ns_absent_per_batch = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 1, &yes);
+    out->ns_absent_sweep = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 1, &yes);
     out->ns_present = time_queries(c, &f, &ops, &ctx, KEY_PRESENT, chunk, 0, &yes);
     out->present_missing = yes != c->ops;
     filter_free(&f);
@@ -293,13 +294,15 @@ static int time_filter(const bench_cell *c, bench_timing *out)
 static double time_harness_queries(const bench_cell *c, const filter *f, const filter_ops *ops,
                                    const scheme_ctx *ctx)
 {
-    key_batch batch;
+    key_batch batch[SWEEP_QUERY_BATCHES];
     uint64_t yes = 0;
     double t0 = now_seconds();
-    for (uint64_t i = 0; i < c->ops; i += KEY_BATCH) {
-        size_t count = c->ops - i < KEY_BATCH ? (size_t)(c->ops - i) : KEY_BATCH;
-        keyset_fill(c->keys, c->seed, c->n, KEY_ABSENT, i, count, &batch);
-        yes += ops->query(f, ctx, &batch, NULL);
+    for (uint64_t i = 0; i < c->ops;) {
+        size_t made = 0;
+        for (; made < SWEEP_QUERY_BATCHES && i < c->ops; made++, i += KEY_BATCH)
+            keyset_fill(c->keys, c->seed, c->n, KEY_ABSENT, i, c->ops - i < KEY_BATCH ? (size_t)(c->ops - i) : KEY_BATCH,
+                        &batch[made]);
+        yes += ops->query_many(f, ctx, batch, made);
     }
     double t1 = now_seconds();
     __asm__ volatile("" : : "r"(yes));
@@ -474,7 +477,7 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
 
 static const char BENCH_HEADER[] =
     "section,filter,hash,scheme,keys,bytes,m,n,k,bits_per_item,fill,fpr,"
-    "ns_insert,ns_absent,ns_present,ns_absent_per_batch,mops_insert,mops_absent,mops_present,"
+    "ns_insert,ns_absent,ns_present,ns_absent_sweep,mops_insert,mops_absent,mops_present,"
     "ns_dependent,ns_independent,lines_absent,lines_present,fraction_absent,fraction_present,"
     "anchor,anchor_insert,anchor_insert_bulk,anchor_absent,anchor_present,"
     "ratio_insert,ratio_insert_bulk,ratio_absent,ratio_present,peak_rss_bytes";
@@ -524,7 +527,7 @@ typedef struct {
 } row;
 
 enum {
-    V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_NS_ABSENT_BATCH, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
+    V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_NS_ABSENT_SWEEP, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
     V_NS_DEP, V_NS_INDEP, V_LINES_ABSENT, V_LINES_PRESENT, V_FRAC_ABSENT, V_FRAC_PRESENT,
     V_A_INSERT, V_A_BULK, V_A_ABSENT, V_A_PRESENT, V_R_INSERT, V_R_BULK, V_R_ABSENT, V_R_PRESENT, V_COUNT
 };
@@ -634,7 +637,7 @@ static void row_timing(row *r, const bench_cell *cell, const bench_timing *t)
     r->v[V_NS_INSERT] = t->ns_insert;
     r->v[V_NS_ABSENT] = t->ns_absent;
     r->v[V_NS_PRESENT] = t->ns_present;
-    r->v[V_NS_ABSENT_BATCH] = t->ns_absent_per_batch;
+    r->v[V_NS_ABSENT_SWEEP] = t->ns_absent_sweep;
     r->v[V_MOPS_INSERT] = 1e3 / t->ns_insert;
     r->v[V_MOPS_ABSENT] = 1e3 / t->ns_absent;
     r->v[V_MOPS_PRESENT] = 1e3 / t->ns_present;
@@ -671,8 +674,8 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     row_csv(&b->csv, &r);
     char hb[32];
     human_bytes(bytes, hb, sizeof hb);
-    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns (%6.2f per batch)  present %6.2f ns  (%5.1f/%5.1f/%5.1f Mops/s)",
-         hb, r.filter, keys_name, t.ns_insert, t.ns_absent, t.ns_absent_per_batch, t.ns_present, r.v[V_MOPS_INSERT],
+    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns (%6.2f as a sweep)  present %6.2f ns  (%5.1f/%5.1f/%5.1f Mops/s)",
+         hb, r.filter, keys_name, t.ns_insert, t.ns_absent, t.ns_absent_sweep, t.ns_present, r.v[V_MOPS_INSERT],
          r.v[V_MOPS_ABSENT], r.v[V_MOPS_PRESENT]);
     if (ceil_at != NULL)
         note(b, "  ceiling %3.0f%%/%3.0f%% (%.2f/%.2f lines)", 100 * r.v[V_FRAC_ABSENT], 100 * r.v[V_FRAC_PRESENT],

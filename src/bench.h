@@ -14,10 +14,10 @@
  * of MiB ran slower for some milliseconds: at 512 MiB and 3e5 timed
  * queries, 49-82 ns against 42 for the same loop timed second); ns_absent and
  * ns_present are means over --ops queries of keys never inserted and of
- * inserted keys; ns_absent_per_batch calls query one batch at a time, as
- * sweep.c does.  The `harness` rows time what a sweep pays per query:
- * keyset_fill and query together, batch by batch, on a filter of half
- * this machine's L2 (cache.h).
+ * inserted keys; ns_absent_sweep calls query_many over SWEEP_QUERY_BATCHES
+ * batches at a time, as sweep.c does.  The `harness` rows time what a sweep
+ * pays per query: keyset_fill and query_many together, a sweep's batches at
+ * a time, on a filter of half this machine's L2 (cache.h).
  *
  * The ceiling.  For each size, a buffer of that many bytes (huge pages, as
  * filters get) is read at random cache lines two ways:

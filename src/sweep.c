@@ -101,24 +101,20 @@ static void remove_range(const trial_setup *t, filter *f, uint64_t first, uint64
     }
 }
 
-/* Batches made and asked at once: query_many keeps several in flight
- * (filters.c), which beyond the cache hides each one's memory latency. */
-#define QUERY_CHUNK 8
-
 /* Count "probably" answers over keys [first, end) of one side; parallel when asked. */
 static uint64_t query_range(const trial_setup *t, const filter *f, key_side side, uint64_t first,
                             uint64_t end, int parallel)
 {
     uint64_t yes = 0;
-    const uint64_t chunk_keys = QUERY_CHUNK * KEY_BATCH;
+    const uint64_t chunk_keys = SWEEP_QUERY_BATCHES * KEY_BATCH;
     const uint64_t chunks = (end - first + chunk_keys - 1) / chunk_keys;
 #pragma omp parallel for if (parallel) schedule(static, 32) reduction(+ : yes)
     for (uint64_t c = 0; c < chunks; c++) {
         if (interrupted) /* an OpenMP loop cannot break: skip the rest */
             continue;
-        key_batch batch[QUERY_CHUNK];
+        key_batch batch[SWEEP_QUERY_BATCHES];
         size_t made = 0;
-        for (uint64_t i = first + c * chunk_keys; made < QUERY_CHUNK && i < end; i += KEY_BATCH, made++)
+        for (uint64_t i = first + c * chunk_keys; made < SWEEP_QUERY_BATCHES && i < end; i += KEY_BATCH, made++)
             keyset_fill(t->ks, t->seed, t->c->n, side, i, (size_t)batch_size(i, end), &batch[made]);
         yes += t->ops.query_many(f, &t->ctx, batch, made);
     }

@@ -34,6 +34,11 @@ typedef struct {
 /* Returns 0, 1 (a failure: message printed), 2 (bad input), 130 (interrupted). */
 int sweep_run(const experiment *e, const sweep_options *opt);
 
+/* Batches a sweep makes and asks at once (query_many keeps several in
+ * flight, which beyond the cache hides each one's memory latency); the
+ * bench times the same calls. */
+#define SWEEP_QUERY_BATCHES 8
+
 /* The CSV header, shared by run, sweep and merge. */
 extern const char SWEEP_HEADER[];
 
