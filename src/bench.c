@@ -339,15 +339,17 @@ static const char USAGE[] =
     "  --ops N         timed operations per figure (default 1e6)\n"
     "  --seed S        (default 1)\n"
     "  --anchors       the published configurations instead (fastfilter_cpp and\n"
-    "                  libbloom at n = 1e6, 1e7, 1e8): ours beside theirs, with ratios\n"
+    "                  libbloom at n = 1e6, 1e7, 1e8): ours beside theirs, with\n"
+    "                  ratios, and the ceiling at each one's size\n"
     "  -o FILE         CSV output (the table still goes to stdout)\n"
     "  --quiet         no table, no progress\n"
     "\n"
     "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n"
     "\n"
-    "On a CPU with AVX-512, standard (up to 32 MiB), blocked512 and splitblock\n"
-    "filters with double hashing run the eight-lane loops of src/avx512.c;\n"
-    "BLOOMLAB_NO_AVX512=1 in the environment times the portable loops instead.\n"
+    "On a CPU with AVX-512, standard (inserts up to 32 MiB, queries below 2^32\n"
+    "bits), blocked512 and splitblock filters with double hashing run the\n"
+    "eight-lane loops of src/avx512.c; BLOOMLAB_NO_AVX512=1 in the environment\n"
+    "times the portable loops instead.\n"
     "The CSV's '# loops:' line and the table's first line say which ran.\n";
 
 static int parse_layouts(const char *text, bench_options *o)
@@ -602,7 +604,8 @@ static void size_cell(layout_kind layout, uint64_t bytes, uint64_t *m, uint64_t 
     *k = layout == LAYOUT_SPLITBLOCK ? 8u : K_STANDARD;
 }
 
-static int run_ceiling(bench_run *b, uint64_t bytes, ceiling *c)
+/* The ceiling at one size: --ops reads, at most four a line, at least 1e5. */
+static int ceiling_at(const bench_run *b, uint64_t bytes, ceiling *c)
 {
     uint64_t reads = b->o->ops < 4 * (bytes / LINE_BYTES) ? b->o->ops : 4 * (bytes / LINE_BYTES);
     if (reads < 100000)
@@ -611,6 +614,13 @@ static int run_ceiling(bench_run *b, uint64_t bytes, ceiling *c)
         cli_error(CMD, "cannot allocate a %llu-byte buffer for the ceiling", (unsigned long long)bytes);
         return -1;
     }
+    return 0;
+}
+
+static int run_ceiling(bench_run *b, uint64_t bytes, ceiling *c)
+{
+    if (ceiling_at(b, bytes, c) != 0)
+        return -1;
     row r;
     row_blank(&r, "ceiling");
     r.bytes = bytes;
@@ -643,6 +653,21 @@ static void row_timing(row *r, const bench_cell *cell, const bench_timing *t)
     r->v[V_MOPS_PRESENT] = 1e3 / t->ns_present;
 }
 
+/* The lines a query touches and, with a ceiling measured at the filter's
+ * size, the fraction of it the queries reach (bench.h). */
+static void row_ceiling(row *r, const bench_cell *cell, const bench_timing *t, const ceiling *ceil_at)
+{
+    double lines = (double)layout_bytes(cell->layout, cell->m) / LINE_BYTES;
+    r->v[V_LINES_ABSENT] = bench_lines_absent(cell->layout, cell->k, t->fill, lines);
+    r->v[V_LINES_PRESENT] = bench_lines_present(cell->layout, cell->k, lines);
+    if (ceil_at != NULL) {
+        r->v[V_NS_DEP] = ceil_at->ns_dependent;
+        r->v[V_NS_INDEP] = ceil_at->ns_independent;
+        r->v[V_FRAC_ABSENT] = r->v[V_LINES_ABSENT] * ceil_at->ns_independent / t->ns_absent;
+        r->v[V_FRAC_PRESENT] = r->v[V_LINES_PRESENT] * ceil_at->ns_independent / t->ns_present;
+    }
+}
+
 static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name, uint64_t bytes,
                            const ceiling *ceil_at, const char *section, bench_timing *t_out)
 {
@@ -655,7 +680,6 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
         cli_error(CMD, "%s: a present key was answered absent (a bug)", layout_name(cell->layout));
         return -1;
     }
-    double lines = (double)layout_bytes(cell->layout, cell->m) / LINE_BYTES;
     row r;
     row_blank(&r, section);
     r.filter = layout_name(cell->layout);
@@ -663,14 +687,7 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     r.scheme = scheme_name(cell->scheme);
     r.keys = keys_name;
     row_timing(&r, cell, &t);
-    r.v[V_LINES_ABSENT] = bench_lines_absent(cell->layout, cell->k, t.fill, lines);
-    r.v[V_LINES_PRESENT] = bench_lines_present(cell->layout, cell->k, lines);
-    if (ceil_at != NULL) {
-        r.v[V_NS_DEP] = ceil_at->ns_dependent;
-        r.v[V_NS_INDEP] = ceil_at->ns_independent;
-        r.v[V_FRAC_ABSENT] = r.v[V_LINES_ABSENT] * ceil_at->ns_independent / t.ns_absent;
-        r.v[V_FRAC_PRESENT] = r.v[V_LINES_PRESENT] * ceil_at->ns_independent / t.ns_present;
-    }
+    row_ceiling(&r, cell, &t, ceil_at);
     row_csv(&b->csv, &r);
     char hb[32];
     human_bytes(bytes, hb, sizeof hb);
@@ -788,6 +805,9 @@ static int run_anchors(bench_run *b, keyset *random64)
             cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
             return -1;
         }
+        ceiling c;
+        if (ceiling_at(b, layout_bytes(cell.layout, cell.m), &c) != 0)
+            return -1;
         row r;
         row_blank(&r, "anchor");
         r.filter = layout_name(cell.layout);
@@ -796,6 +816,7 @@ static int run_anchors(bench_run *b, keyset *random64)
         r.keys = "random64";
         r.anchor = a->name;
         row_timing(&r, &cell, &t);
+        row_ceiling(&r, &cell, &t, &c);
         r.v[V_A_INSERT] = a->insert;
         r.v[V_A_BULK] = a->insert_bulk;
         r.v[V_A_ABSENT] = a->absent;
@@ -809,6 +830,9 @@ static int run_anchors(bench_run *b, keyset *random64)
              a->name, a->n, r.v[V_BPI], a->k, t.ns_insert, isfinite(a->insert_bulk) ? a->insert_bulk : a->insert,
              isfinite(a->insert_bulk) ? " bulk" : "", isfinite(a->insert_bulk) ? r.v[V_R_BULK] : r.v[V_R_INSERT],
              t.ns_absent, a->absent, r.v[V_R_ABSENT], t.ns_present, a->present, r.v[V_R_PRESENT]);
+        note(b, "%-27s %.2f ns a line read independently at %.0f MB: queries at %.0f%%/%.0f%% of %.2f/%.2f lines' worth\n", "",
+             c.ns_independent, (double)r.bytes / 1e6, 100 * r.v[V_FRAC_ABSENT], 100 * r.v[V_FRAC_PRESENT],
+             r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT]);
     }
     return 0;
 }
