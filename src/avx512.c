@@ -11,11 +11,14 @@
  * product, which AVX-512 has no instruction for.  With u = uh 2^32 + ul and
  * m = mh 2^32 + ml,
  *     u m = uh mh 2^64 + (uh ml + ul mh) 2^32 + ul ml,
- * and for m < 2^32 (mh = 0: filters.c calls these loops only for filters
- * below 2^32 bits, where m and a blocked512 filter's block count both fit)
- * the high half is
+ * and for m < 2^32 (mh = 0: every filter below 2^32 bits, and the block
+ * count of every blocked512 filter below 2^41 bits) the high half is
  *     (uh ml + hi32(ul ml)) >> 32,
  * two vpmuludq products whose sum cannot overflow: uh ml + hi32(ul ml) < 2^64.
+ * A standard filter of 2^32 bits or more takes all four products
+ * (reduce_lanes_wide), and its positions, like a blocked512 filter's past
+ * 2^32 bits, are fetched by 64-bit gathers of eight lanes instead of 32-bit
+ * gathers of sixteen.
  */
 #include "avx512.h"
 #include "filters.h"
@@ -104,7 +107,7 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
     return 0;
 }
 
-/* ---- standard and blocked512 layouts (m < 2^32) --------------------------- */
+/* ---- standard and blocked512 layouts --------------------------------------- */
 
 /* floor(u r / 2^64) in every lane, for r < 2^32 (the top comment). */
 LOOP __m512i reduce_lanes(__m512i u, __m512i r)
@@ -114,31 +117,51 @@ LOOP __m512i reduce_lanes(__m512i u, __m512i r)
     return _mm512_srli_epi64(_mm512_add_epi64(high, _mm512_srli_epi64(low, 32)), 32);
 }
 
-/* Eight keys' streams of positions (filters.c's cursor_position):
- *   standard    position i = reduce(u_i, m);
- *   blocked512  u_0 picks the block, reduce(u_0, blocks); position i is the
- *               block's first bit + the top 9 bits of u_{i+1} blocks mod 2^64.
- * `blocked` is a constant at every call, so each loop is stamped twice. */
+/* The same for any r: all four products of the top comment.  The carry out
+ * of the middle terms is that of hi32(ul rl) + lo32(ul rh) + lo32(uh rl),
+ * three values below 2^32, so their sum cannot overflow. */
+LOOP __m512i reduce_lanes_wide(__m512i u, __m512i r)
+{
+    const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL);
+    const __m512i uh = _mm512_srli_epi64(u, 32), rh = _mm512_srli_epi64(r, 32);
+    const __m512i ll = _mm512_mul_epu32(u, r), lh = _mm512_mul_epu32(u, rh);
+    const __m512i hl = _mm512_mul_epu32(uh, r), hh = _mm512_mul_epu32(uh, rh);
+    const __m512i mid = _mm512_add_epi64(_mm512_add_epi64(_mm512_srli_epi64(ll, 32), _mm512_and_si512(lh, low32)),
+                                         _mm512_and_si512(hl, low32));
+    return _mm512_add_epi64(_mm512_add_epi64(hh, _mm512_srli_epi64(lh, 32)),
+                            _mm512_add_epi64(_mm512_srli_epi64(hl, 32), _mm512_srli_epi64(mid, 32)));
+}
+
+/* How eight keys' streams of positions come (filters.c's cursor_position):
+ *   POS_STANDARD       position i = reduce(u_i, m), m < 2^32;
+ *   POS_STANDARD_WIDE  the same for any m;
+ *   POS_BLOCKED        u_0 picks the block, reduce(u_0, blocks) with
+ *                      blocks < 2^32; position i is the block's first bit +
+ *                      the top 9 bits of u_{i+1} blocks mod 2^64.
+ * The kind is a constant at every call, so each loop is stamped per kind. */
+enum { POS_STANDARD, POS_STANDARD_WIDE, POS_BLOCKED };
+
 typedef struct {
     __m512i u, step;
     __m512i range; /* m, or blocks */
     __m512i base;  /* blocked512: the block's first bit */
 } lanes8;
 
-LOOP lanes8 lanes_begin(int blocked, __m512i h1, __m512i h2, __m512i range)
+LOOP lanes8 lanes_begin(int kind, __m512i h1, __m512i h2, __m512i range)
 {
     lanes8 p = {h1, h2, range, _mm512_setzero_si512()};
-    if (blocked) {
+    if (kind == POS_BLOCKED) {
         p.base = _mm512_slli_epi64(reduce_lanes(h1, range), 9);
         p.u = _mm512_add_epi64(h1, h2);
     }
     return p;
 }
 
-LOOP __m512i lanes_next(int blocked, lanes8 *p)
+LOOP __m512i lanes_next(int kind, lanes8 *p)
 {
-    __m512i pos = blocked ? _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55))
-                          : reduce_lanes(p->u, p->range);
+    __m512i pos = kind == POS_BLOCKED ? _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55))
+                  : kind == POS_STANDARD_WIDE ? reduce_lanes_wide(p->u, p->range)
+                                              : reduce_lanes(p->u, p->range);
     p->u = _mm512_add_epi64(p->u, p->step);
     return pos;
 }
@@ -165,9 +188,10 @@ LOOP void prefetch_blocks(const uint64_t *words, __m512i range, const uint64_t *
 /* Set the bits.  The positions come eight at a time from the vector unit;
  * the OR into memory stays scalar, since two lanes may name the same word
  * and a scatter would lose one of them. */
-LOOP void probe_insert(int blocked, uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
+LOOP void probe_insert(int kind, uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
                        const uint64_t *h2, size_t count)
 {
+    const int blocked = kind == POS_BLOCKED;
     const __m512i r = _mm512_set1_epi64((long long)range);
     const __m512i one = _mm512_set1_epi64(1), low6 = _mm512_set1_epi64(63);
     uint64_t word[8 * 64], bit[8 * 64]; /* position i of lane l at [8 i + l] */
@@ -178,10 +202,10 @@ LOOP void probe_insert(int blocked, uint64_t *words, uint64_t range, unsigned k,
         if (blocked)
             prefetch_blocks(words, r, h1, j + BLOCK_AHEAD, count, 1);
         const size_t lanes = count - j < 8 ? count - j : 8;
-        lanes8 p = lanes_begin(blocked, _mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j),
+        lanes8 p = lanes_begin(kind, _mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j),
                                _mm512_maskz_loadu_epi64(lanes_of(lanes), h2 + j), r);
         for (unsigned i = 0; i < k; i++) {
-            __m512i pos = lanes_next(blocked, &p);
+            __m512i pos = lanes_next(kind, &p);
             _mm512_storeu_si512(word + 8 * i, _mm512_srli_epi64(pos, 6));
             _mm512_storeu_si512(bit + 8 * i, _mm512_sllv_epi64(one, _mm512_and_si512(pos, low6)));
         }
@@ -196,44 +220,69 @@ LOOP void probe_insert(int blocked, uint64_t *words, uint64_t range, unsigned k,
     }
 }
 
-/* All k bits, no early exit (in cache the gathers cost less than the
- * branches an exit would take; a blocked key's bits share a line anyway),
- * sixteen keys a step: a position fits 32 bits, and one gather of sixteen
- * 32-bit words (word p >> 5, bit p & 31 of the same little-endian array)
- * costs less than two gathers of eight 64-bit words (measured on Zen 5: 21
+/* The next `width` positions of sixteen keys (pa's lanes, then pb's),
+ * tested without a branch; returns the keys that found them all set.  A
+ * position below 2^32 is fetched by one gather of sixteen 32-bit words
+ * (word p >> 5, bit p & 31 of the same little-endian array), which costs
+ * less than two gathers of eight 64-bit words (measured on Zen 5: 21
  * against 2 x 14.6 cycles). */
-LOOP size_t probe_query(int blocked, const uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
+LOOP __mmask16 test16(int kind, const void *words32, lanes8 *pa, lanes8 *pb, unsigned width, __mmask16 lanes)
+{
+    const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
+    __m512i all = one;
+    for (unsigned i = 0; i < width; i++) {
+        __m256i posa = _mm512_cvtepi64_epi32(lanes_next(kind, pa));
+        __m256i posb = _mm512_cvtepi64_epi32(lanes_next(kind, pb));
+        __m512i pos = _mm512_inserti64x4(_mm512_castsi256_si512(posa), posb, 1);
+        __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
+        all = _mm512_and_si512(all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
+    }
+    return _mm512_mask_test_epi32_mask(lanes, all, one);
+}
+
+/* The same for eight keys whose positions may pass 2^32: 64-bit gathers. */
+LOOP __mmask8 test8(int kind, const uint64_t *words, lanes8 *p, unsigned width, __mmask8 lanes)
+{
+    const __m512i one = _mm512_set1_epi64(1), low6 = _mm512_set1_epi64(63);
+    __m512i all = one;
+    for (unsigned i = 0; i < width; i++) {
+        __m512i pos = lanes_next(kind, p);
+        __m512i w = _mm512_mask_i64gather_epi64(one, lanes, _mm512_srli_epi64(pos, 6), (const void *)words, 8);
+        all = _mm512_and_si512(all, _mm512_srlv_epi64(w, _mm512_and_si512(pos, low6)));
+    }
+    return _mm512_mask_test_epi64_mask(lanes, all, one);
+}
+
+/* All k bits, no early exit (in cache the gathers cost less than the
+ * branches an exit would take; a blocked key's bits share a line anyway):
+ * sixteen keys a step with 32-bit gathers, or eight with 64-bit ones when
+ * `wide` (positions past 2^32). */
+LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
                         const uint64_t *h2, size_t count, unsigned char *answer)
 {
+    const int blocked = kind == POS_BLOCKED;
+    const size_t step = wide ? 8 : 16;
     const __m512i r = _mm512_set1_epi64((long long)range);
-    const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
-    const void *words32 = words;
     size_t yes = 0;
     if (blocked)
         for (size_t j = 0; j < BLOCK_AHEAD; j += 8)
             prefetch_blocks(words, r, h1, j, count, 0);
-    for (size_t j = 0; j < count; j += 16) {
-        if (blocked) {
-            prefetch_blocks(words, r, h1, j + BLOCK_AHEAD, count, 0);
-            prefetch_blocks(words, r, h1, j + BLOCK_AHEAD + 8, count, 0);
-        }
+    for (size_t j = 0; j < count; j += step) {
+        for (size_t ahead = 0; blocked && ahead < step; ahead += 8)
+            prefetch_blocks(words, r, h1, j + BLOCK_AHEAD + ahead, count, 0);
         const __mmask8 lanes_a = lanes_of(count - j), lanes_b = lanes_of(count - j < 8 ? 0 : count - j - 8);
-        const __mmask16 lanes = (__mmask16)(lanes_a | (lanes_b << 8));
-        lanes8 pa = lanes_begin(blocked, _mm512_maskz_loadu_epi64(lanes_a, h1 + j), _mm512_maskz_loadu_epi64(lanes_a, h2 + j), r);
-        lanes8 pb = lanes_begin(blocked, _mm512_maskz_loadu_epi64(lanes_b, h1 + j + 8),
-                                _mm512_maskz_loadu_epi64(lanes_b, h2 + j + 8), r);
-        __m512i all = one;
-        for (unsigned i = 0; i < k; i++) {
-            __m256i posa = _mm512_cvtepi64_epi32(lanes_next(blocked, &pa));
-            __m256i posb = _mm512_cvtepi64_epi32(lanes_next(blocked, &pb));
-            __m512i pos = _mm512_inserti64x4(_mm512_castsi256_si512(posa), posb, 1);
-            __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
-            all = _mm512_and_si512(all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
+        lanes8 pa = lanes_begin(kind, _mm512_maskz_loadu_epi64(lanes_a, h1 + j), _mm512_maskz_loadu_epi64(lanes_a, h2 + j), r);
+        unsigned found;
+        if (wide) {
+            found = test8(kind, words, &pa, k, lanes_a);
+        } else {
+            lanes8 pb = lanes_begin(kind, _mm512_maskz_loadu_epi64(lanes_b, h1 + j + 8),
+                                    _mm512_maskz_loadu_epi64(lanes_b, h2 + j + 8), r);
+            found = test16(kind, words, &pa, &pb, k, (__mmask16)(lanes_a | (lanes_b << 8)));
         }
-        __mmask16 found = _mm512_mask_test_epi32_mask(lanes, all, one);
         yes += (size_t)__builtin_popcount(found);
         if (answer != NULL)
-            for (size_t l = 0; l < 16 && j + l < count; l++)
+            for (size_t l = 0; l < step && j + l < count; l++)
                 answer[j + l] = (unsigned char)((found >> l) & 1u);
     }
     return yes;
@@ -242,13 +291,13 @@ LOOP size_t probe_query(int blocked, const uint64_t *words, uint64_t range, unsi
 void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
                             size_t count)
 {
-    probe_insert(0, words, m, k, h1, h2, count);
+    probe_insert(POS_STANDARD, words, m, k, h1, h2, count);
 }
 
 size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                              const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(0, words, m, k, h1, h2, count, answer);
+    return probe_query(POS_STANDARD, 0, words, m, k, h1, h2, count, answer);
 }
 
 /* ---- standard layout beyond L2: early exit, lanes kept full ---------------- */
@@ -259,60 +308,61 @@ size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, cons
  * go through the phases of filters.c's flight_step -- positions [0, 1),
  * [1, 3), [3, 7), ... -- and after each phase the keys that found all
  * their bits set are compressed to the front of the list (vpcompress), so
- * that the next phase's gathers are sixteen live keys wide: an absent key
- * fetches 1 + 2 f + 4 f^3 lines (2.5 at f = 1/2), a present one all k.
- * The gathers of a phase are independent of each other, so one phase keeps
- * as many misses in flight as the core allows.  Measured at n = 1e7, 10
- * bits a key (bloomlab bench --anchors, 12.5 MB against a 2 MiB L2): absent
- * 20.0 -> 8.3 ns, present 20.2 either way.  In L2 the compaction costs
- * more than the gathers it saves on present keys (4.4 -> 6.1 ns at 1e6),
- * so filters.c keeps probe_query there. */
+ * that the next phase's gathers are sixteen (or eight) live keys wide: an
+ * absent key fetches 1 + 2 f + 4 f^3 lines (2.5 at f = 1/2), a present one
+ * all k.  The gathers of a phase are independent of each other, so one
+ * phase keeps as many misses in flight as the core allows.  Measured at
+ * n = 1e7, 10 bits a key (bloomlab bench --anchors, 12.5 MB against a
+ * 2 MiB L2): absent 20.0 -> 8.3 ns, present 20.2 either way.  In L2 the
+ * compaction costs more than the gathers it saves on present keys (4.4 ->
+ * 6.1 ns at 1e6), so filters.c keeps probe_query there. */
 
 /* The keys still alive, side by side: key idx[s] has its next value u[s]
- * and its step step[s].  Sixteen entries of slack: a group of sixteen is
- * loaded whole and stored whole. */
+ * and its step step[s].  Sixteen entries of slack: a group is loaded whole
+ * and stored whole. */
 typedef struct {
     uint64_t u[AVX512_MAX_KEYS + 16], step[AVX512_MAX_KEYS + 16];
     uint32_t idx[AVX512_MAX_KEYS + 16];
 } live_keys;
 
-/* The next `width` positions of every live key, tested as in probe_query;
- * the keys that found them all set move to the front.  Returns how many.
- * In place: group s is read before anything is stored at out <= s, and the
- * stores reach at most entry s + 16. */
-LOOP size_t phase_step(const void *words32, __m512i r, unsigned width, live_keys *lk, size_t live)
+/* Eight lanes' values and steps, those that `found`, to the list at out. */
+LOOP size_t keep_lanes(live_keys *lk, size_t out, const lanes8 *p, __mmask8 found)
 {
-    const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
+    _mm512_storeu_si512(lk->u + out, _mm512_maskz_compress_epi64(found, p->u));
+    _mm512_storeu_si512(lk->step + out, _mm512_maskz_compress_epi64(found, p->step));
+    return out + (size_t)__builtin_popcount(found);
+}
+
+/* The next `width` positions of every live key; the keys that found them
+ * all set move to the front.  Returns how many.  In place: group s is read
+ * before anything is stored at out <= s, and the stores reach at most
+ * entry s + 16. */
+LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, unsigned width, live_keys *lk,
+                       size_t live)
+{
     size_t out = 0;
-    for (size_t s = 0; s < live; s += 16) {
+    for (size_t s = 0; s < live; s += wide ? 8 : 16) {
         const __mmask8 lanes_a = lanes_of(live - s), lanes_b = lanes_of(live - s < 8 ? 0 : live - s - 8);
-        const __mmask16 lanes = (__mmask16)(lanes_a | (lanes_b << 8));
         lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512()};
+        if (wide) {
+            const __m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)(lk->idx + s));
+            const __mmask8 found = test8(kind, words, &pa, width, lanes_a);
+            _mm256_storeu_si256((__m256i *)(void *)(lk->idx + out), _mm256_maskz_compress_epi32(found, idx));
+            out = keep_lanes(lk, out, &pa, found);
+            continue;
+        }
         lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, _mm512_setzero_si512()};
         const __m512i idx = _mm512_loadu_si512(lk->idx + s);
-        __m512i all = one;
-        for (unsigned i = 0; i < width; i++) {
-            __m256i posa = _mm512_cvtepi64_epi32(lanes_next(0, &pa));
-            __m256i posb = _mm512_cvtepi64_epi32(lanes_next(0, &pb));
-            __m512i pos = _mm512_inserti64x4(_mm512_castsi256_si512(posa), posb, 1);
-            __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
-            all = _mm512_and_si512(all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
-        }
-        const __mmask16 found = _mm512_mask_test_epi32_mask(lanes, all, one);
-        const __mmask8 found_a = (__mmask8)found, found_b = (__mmask8)(found >> 8);
+        const __mmask16 found = test16(kind, words, &pa, &pb, width, (__mmask16)(lanes_a | (lanes_b << 8)));
         _mm512_storeu_si512(lk->idx + out, _mm512_maskz_compress_epi32(found, idx));
-        _mm512_storeu_si512(lk->u + out, _mm512_maskz_compress_epi64(found_a, pa.u));
-        _mm512_storeu_si512(lk->step + out, _mm512_maskz_compress_epi64(found_a, pa.step));
-        out += (size_t)__builtin_popcount(found_a);
-        _mm512_storeu_si512(lk->u + out, _mm512_maskz_compress_epi64(found_b, pb.u));
-        _mm512_storeu_si512(lk->step + out, _mm512_maskz_compress_epi64(found_b, pb.step));
-        out += (size_t)__builtin_popcount(found_b);
+        out = keep_lanes(lk, out, &pa, (__mmask8)found);
+        out = keep_lanes(lk, out, &pb, (__mmask8)(found >> 8));
     }
     return out;
 }
 
-size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                                    const uint64_t *h2, size_t count, unsigned char *answer)
+LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                         const uint64_t *h2, size_t count, unsigned char *answer)
 {
     live_keys lk;
     memcpy(lk.u, h1, count * sizeof *h1);
@@ -324,7 +374,7 @@ size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned 
     const __m512i r = _mm512_set1_epi64((long long)m);
     size_t live = count;
     for (unsigned done = 0, width = 1; done < k && live > 0; done += width, width *= 2)
-        live = phase_step(words, r, width < k - done ? width : k - done, &lk, live);
+        live = phase_step(kind, wide, words, r, width < k - done ? width : k - done, &lk, live);
     if (answer != NULL) {
         memset(answer, 0, count);
         for (size_t s = 0; s < live; s++)
@@ -333,31 +383,68 @@ size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned 
     return live;
 }
 
+size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                                    const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    if (m < (1ULL << 32))
+        return query_phased(POS_STANDARD, 0, words, m, k, h1, h2, count, answer);
+    return avx512_standard_query_phased_wide(words, m, k, h1, h2, count, answer);
+}
+
+size_t avx512_standard_query_phased_wide(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                                         const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return query_phased(POS_STANDARD_WIDE, 1, words, m, k, h1, h2, count, answer);
+}
+
 void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                               const uint64_t *h2, size_t count)
 {
-    probe_insert(1, words, blocks, k, h1, h2, count);
+    probe_insert(POS_BLOCKED, words, blocks, k, h1, h2, count);
 }
 
 size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(1, words, blocks, k, h1, h2, count, answer);
+    if (blocks < (1ULL << 23)) /* m = 512 blocks < 2^32: positions fit 32 bits */
+        return probe_query(POS_BLOCKED, 0, words, blocks, k, h1, h2, count, answer);
+    return avx512_blocked512_query_wide(words, blocks, k, h1, h2, count, answer);
 }
 
-void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                               uint64_t *pos)
+size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                                    const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return probe_query(POS_BLOCKED, 1, words, blocks, k, h1, h2, count, answer);
+}
+
+LOOP void positions(int kind, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                    uint64_t *pos)
 {
     const __m512i range = _mm512_set1_epi64((long long)m);
     for (size_t j = 0; j < count; j += 8) {
         const size_t lanes = count - j < 8 ? count - j : 8;
         const __mmask8 mask = lanes_of(lanes);
-        lanes8 p = lanes_begin(0, _mm512_maskz_loadu_epi64(mask, h1 + j), _mm512_maskz_loadu_epi64(mask, h2 + j), range);
+        lanes8 p = lanes_begin(kind, _mm512_maskz_loadu_epi64(mask, h1 + j), _mm512_maskz_loadu_epi64(mask, h2 + j), range);
         for (unsigned i = 0; i < k; i++, pos += lanes) {
-            __m512i q = lanes_next(0, &p);
+            __m512i q = lanes_next(kind, &p);
             _mm512_storeu_si512(pos, lanes == 8 ? q : _mm512_maskz_compress_epi64(mask, q)); /* may write 8 */
         }
     }
+}
+
+void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                               uint64_t *pos)
+{
+    if (m < (1ULL << 32))
+        positions(POS_STANDARD, m, k, h1, h2, count, pos);
+    else
+        avx512_standard_positions_wide(m, k, h1, h2, count, pos);
+}
+
+void avx512_standard_positions_wide(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                    uint64_t *pos)
+{
+    positions(POS_STANDARD_WIDE, m, k, h1, h2, count, pos);
 }
 
 /* ---- split block layout ---------------------------------------------------- */

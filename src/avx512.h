@@ -14,6 +14,8 @@
  *                           k in cache, in phases with early exit beyond;
  *   blocked512 + double     the block from u_0, bits from u_1 .. u_k, each
  *                           position then tested like a standard one;
+ *                           past 2^32 bits (both layouts) 64-bit gathers,
+ *                           eight keys wide;
  *   splitblock + double     the block from u_0's top half, the eight salted
  *                           bits from its low half: one 256-bit load a key.
  *
@@ -42,29 +44,40 @@ int avx512_usable(void);
  * the batch; returns -1 (and writes nothing) unless every key is 8 bytes. */
 int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2);
 
-/* standard layout, double scheme, m < 2^32, k <= 64: the k positions of
- * count keys given their (h1, h2); insert sets them, query returns how many
- * keys found all k set and writes answer[j] (when answer is not NULL). */
+/* standard layout, double scheme, k <= 64: the k positions of count keys
+ * given their (h1, h2); insert (m < 2^32) sets them, query (m < 2^32)
+ * returns how many keys found all k set and writes answer[j] (when answer
+ * is not NULL). */
 void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
                             size_t count);
-/* The positions themselves, for the staged inserts of filters.c: the
- * count k positions of the keys, in no particular order, into pos, which
- * needs room for count k + 8 (a vector store may run past the last). */
-void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                               uint64_t *pos);
 size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                              const uint64_t *h2, size_t count, unsigned char *answer);
 /* The same answers with early exit, for filters beyond L2 (avx512.c says
- * why): count <= AVX512_MAX_KEYS. */
+ * why), any m: count <= AVX512_MAX_KEYS. */
 size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                                     const uint64_t *h2, size_t count, unsigned char *answer);
+/* The positions themselves, any m, for the staged inserts of filters.c:
+ * the count k positions of the keys, in no particular order, into pos,
+ * which needs room for count k + 8 (a vector store may run past the last). */
+void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                               uint64_t *pos);
 
-/* blocked512 layout, double scheme, m < 2^32 (blocks = m / 512), k <= 64:
- * the same for the positions of filters.h's blocked512. */
+/* blocked512 layout, double scheme, blocks = m / 512 < 2^32, k <= 64: the
+ * same for the positions of filters.h's blocked512. */
 void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                               const uint64_t *h2, size_t count);
 size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                const uint64_t *h2, size_t count, unsigned char *answer);
+
+/* The loops the three above take from 2^32 bits on (64-bit products and
+ * gathers), callable at any size so that the tests can hold them to the
+ * narrow ones on small filters. */
+size_t avx512_standard_query_phased_wide(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                                         const uint64_t *h2, size_t count, unsigned char *answer);
+void avx512_standard_positions_wide(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                    uint64_t *pos);
+size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                                    const uint64_t *h2, size_t count, unsigned char *answer);
 
 /* splitblock layout, double scheme (k = 8): only u_0 = h1 is used;
  * count <= AVX512_MAX_KEYS and blocks < 2^32. */

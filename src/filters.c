@@ -963,7 +963,7 @@ STAMP_LAYOUT(LAYOUT_SPLITBLOCK, splitblock)
 /* Standard filters up to this size insert through the AVX-512 loop; beyond
  * it they stage (positions from the vector unit).  Queries go by L2
  * instead: all k positions while the filter fits, early exit in phases
- * beyond (avx512.c), the portable flights from m = 2^32 on. */
+ * beyond (avx512.c). */
 #define AVX512_STANDARD_MAX_BYTES STAGE_MIN_BYTES
 _Static_assert(AVX512_STANDARD_MAX_BYTES * 8ULL < (1ULL << 32), "avx512_standard_* take m < 2^32");
 
@@ -1040,14 +1040,14 @@ static size_t run_query_standard(const filter *f, const hash_run *run, size_t ke
     return avx512_standard_query(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
 }
 
-/* standard beyond L2 (m < 2^32) */
+/* standard beyond L2 */
 static size_t run_query_standard_phased(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
 {
     return avx512_standard_query_phased(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
 }
 
-/* standard beyond the cache, staging (m < 2^32): positions from the vector
- * unit, sorted into their buckets. */
+/* standard beyond the cache, staging: positions from the vector unit,
+ * sorted into their buckets. */
 static void run_insert_staged(filter *f, const hash_run *run, size_t keys)
 {
     uint64_t pos[KEY_BATCH * FILTER_K_MAX + 8];
@@ -1081,25 +1081,23 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
 }
 
 /* Which run loop fits a filter, or NULL for the portable loops: standard
- * inserts in cache, or staging; standard queries in L2, or phased beyond
- * (m < 2^32); blocked512 with m < 2^32; splitblock with fewer than 2^32
- * blocks (its block choice is one 32 x 32-bit product). */
+ * inserts up to 32 MiB, or staging; standard queries all k in L2, phased
+ * beyond; blocked512 with fewer than 2^32 blocks (its block choice is
+ * reduce_lanes), and so splitblock (one 32 x 32-bit product). */
 static run_insert_fn standard_insert_run(const filter *f)
 {
     if (f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES)
         return run_insert_standard;
-    return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged : NULL;
+    return f->stage != NULL ? run_insert_staged : NULL;
 }
 
 static run_query_fn standard_query_run(const filter *f)
 {
-    if (f->word_count * 8 <= cache_l2_bytes())
-        return run_query_standard;
-    return f->m < (1ULL << 32) ? run_query_standard_phased : NULL;
+    return f->word_count * 8 <= cache_l2_bytes() ? run_query_standard : run_query_standard_phased;
 }
 
-static run_insert_fn blocked512_insert_run(const filter *f) { return f->m < (1ULL << 32) ? run_insert_blocked512 : NULL; }
-static run_query_fn blocked512_query_run(const filter *f) { return f->m < (1ULL << 32) ? run_query_blocked512 : NULL; }
+static run_insert_fn blocked512_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_blocked512 : NULL; }
+static run_query_fn blocked512_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_blocked512 : NULL; }
 static run_insert_fn splitblock_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_splitblock : NULL; }
 static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_splitblock : NULL; }
 
@@ -1146,9 +1144,9 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return 
 
 const char *filter_ops_description(void)
 {
-    return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, phased below 2^32 bits; "
-                             "inserts: up to 32 MiB, staged-insert positions beyond), blocked512 (below 2^32 bits) "
-                             "and splitblock; portable for the rest"
+    return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, phased beyond; "
+                             "inserts: up to 32 MiB, staged-insert positions beyond), blocked512 and splitblock; "
+                             "portable for the rest"
                            : "portable";
 }
 

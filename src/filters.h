@@ -33,14 +33,14 @@
  * region is in cache (filters.c says more); filter_flush() applies the rest.
  *
  * On a CPU with AVX-512, filter_ops_for() gives eight-key vector loops
- * (avx512.h) for double hashing on the standard layout up to 32 MiB, the
- * blocked512 layout below 2^32 bits and the split block layout: in cache a
- * filter's cost is arithmetic and these do it eight keys an instruction.
- * Bigger standard filters take their staged inserts' positions from the
- * vector unit and keep the portable queries, whose early exit saves DRAM
- * trips.  The vector loops
- * set the same bits and give the same answers; filter_ops_portable() keeps
- * the portable ones reachable for the tests.
+ * (avx512.h) for double hashing on the standard, blocked512 and split block
+ * layouts: in cache a filter's cost is arithmetic and these do it eight keys
+ * an instruction.  A standard filter tests all k positions of a key while
+ * it fits in L2 and exits early in phases beyond, where a position costs a
+ * memory trip; beyond 32 MiB it takes its staged inserts' positions from
+ * the vector unit.  The vector loops set the same bits and give the same
+ * answers; filter_ops_portable() keeps the portable ones reachable for the
+ * tests.
  */
 #ifndef BLOOMLAB_FILTERS_H
 #define BLOOMLAB_FILTERS_H

@@ -399,10 +399,11 @@ Test(batch, past_l2_half_full, .timeout = 300)
     check_pair(&c);
 }
 
-/* The phased AVX-512 query against the all-k one, called directly on the
- * same (h1, h2), so that it is tested whatever the L2 of the machine: a
- * filter about half full, k from 1 to 64, runs of every length class
- * (1, under one group of 16, exactly 16, past it, a full run). */
+/* The phased AVX-512 query, and its 64-bit twin for filters of 2^32 bits
+ * and more, against the all-k one, called directly on the same (h1, h2),
+ * so that they are tested whatever the L2 of the machine: a filter about
+ * half full, k from 1 to 64, runs of every length class (1, under one
+ * group of 16, exactly 16, past it, a full run). */
 Test(batch, avx512_phased_equals_all_k)
 {
     if (!avx512_usable())
@@ -436,18 +437,101 @@ Test(batch, avx512_phased_equals_all_k)
                         keyset_fill(ks, seed, n, (key_side)side, side == KEY_PRESENT ? t % n : t, 1, &b);
                         cr_assert_eq(avx512_xxh3_64_split(seed, &b, h1 + t, h2 + t), 0);
                     }
-                    unsigned char all_k[AVX512_MAX_KEYS], phased[AVX512_MAX_KEYS];
+                    unsigned char all_k[AVX512_MAX_KEYS], phased[AVX512_MAX_KEYS], wide[AVX512_MAX_KEYS];
                     memset(phased, 0xAA, sizeof phased);
+                    memset(wide, 0xAA, sizeof wide);
                     size_t yes = avx512_standard_query(f.words, m, k, h1, h2, count, all_k);
                     cr_assert_eq(avx512_standard_query_phased(f.words, m, k, h1, h2, count, phased), yes);
                     cr_assert_eq(memcmp(all_k, phased, count), 0, "m=%llu k=%u count=%zu side %d",
                                  (unsigned long long)m, k, count, side);
                     cr_assert_eq(avx512_standard_query_phased(f.words, m, k, h1, h2, count, NULL), yes);
+                    cr_assert_eq(avx512_standard_query_phased_wide(f.words, m, k, h1, h2, count, wide), yes);
+                    cr_assert_eq(memcmp(all_k, wide, count), 0, "wide: m=%llu k=%u count=%zu side %d",
+                                 (unsigned long long)m, k, count, side);
                     if (side == KEY_PRESENT)
                         cr_assert_eq(yes, count, "no false negatives");
                     else if (count >= 200) /* all passing: chance (1/2)^200 at most */
                         cr_assert(yes < count, "m=%llu k=%u: some absent key must fail", (unsigned long long)m, k);
                 }
+            filter_free(&f);
+        }
+    keyset_close(ks);
+}
+
+/* The 64-bit reduction of the wide loops is floor(u m / 2^64) exactly:
+ * against 128-bit arithmetic for m past 2^32 up to 2^64 - 1 and values u
+ * with every high-bit pattern that could carry. */
+Test(batch, avx512_wide_positions_exact)
+{
+    if (!avx512_usable())
+        return;
+    static const uint64_t MS[] = {(1ULL << 32) + 1, 10000000000ULL, (1ULL << 41) - 1, 0xFFFFFFFFFFFFFFFFULL, 1000003};
+    enum { COUNT = 61, K = 9 };
+    uint64_t h1[COUNT], h2[COUNT], pos[COUNT * K + 8], narrow[COUNT * K + 8];
+    for (size_t j = 0; j < COUNT; j++) {
+        h1[j] = j < 4 ? ~0ULL - j : mix64(j); /* the largest values first: every carry */
+        h2[j] = j % 5 == 0 ? 0xFFFFFFFF00000000ULL : mix64(h1[j]);
+    }
+    for (size_t mi = 0; mi < 5; mi++) {
+        const uint64_t m = MS[mi];
+        avx512_standard_positions_wide(m, K, h1, h2, COUNT, pos);
+        /* eight keys at a time, position-major: key 8 g + l, position i at 8 g K + i lanes + l */
+        for (size_t g = 0; g < COUNT; g += 8) {
+            const size_t lanes = COUNT - g < 8 ? COUNT - g : 8;
+            for (unsigned i = 0; i < K; i++)
+                for (size_t l = 0; l < lanes; l++) {
+                    uint64_t u = h1[g + l] + i * h2[g + l];
+                    uint64_t want = (uint64_t)(((pcg_u128)u * m) >> 64);
+                    cr_assert_eq(pos[g * K + i * lanes + l], want, "m=%llu key %zu position %u",
+                                 (unsigned long long)m, g + l, i);
+                }
+        }
+        if (m < (1ULL << 32)) {
+            avx512_standard_positions(m, K, h1, h2, COUNT, narrow);
+            cr_assert_eq(memcmp(pos, narrow, COUNT * K * sizeof *pos), 0, "the narrow reduction agrees");
+        }
+    }
+}
+
+/* The blocked512 query with 64-bit gathers, which filters past 2^32 bits
+ * take, against the 32-bit one on half-full filters below it. */
+Test(batch, avx512_blocked512_wide_equals_narrow)
+{
+    if (!avx512_usable())
+        return;
+    static const uint64_t BLOCKS[] = {1, 9, 2000};
+    static const unsigned KS[] = {1, 7, 16};
+    char err[256];
+    hasher h;
+    cr_assert_eq(hasher_resolve("xxh3_64", &h, err, sizeof err), 0);
+    keyset *ks = keyset_open("random64", err, sizeof err);
+    static uint64_t h1[AVX512_MAX_KEYS], h2[AVX512_MAX_KEYS];
+    for (size_t bi = 0; bi < 3; bi++)
+        for (size_t ki = 0; ki < 3; ki++) {
+            const uint64_t m = 512 * BLOCKS[bi];
+            const unsigned k = KS[ki];
+            const uint64_t n = (uint64_t)(0.69 * (double)m / k) + 1;
+            filter f;
+            cr_assert_eq(filter_init(&f, LAYOUT_BLOCKED512, m, k), 0);
+            scheme_ctx ctx = {&h, 5 + m, log2_floor(m)};
+            key_batch b;
+            for (uint64_t i = 0; i < n; i++) {
+                keyset_fill(ks, ctx.seed, n, KEY_PRESENT, i, 1, &b);
+                filter_insert_one(&f, SCHEME_DOUBLE, &ctx, b.ptr[0], b.len[0], b.id[0]);
+            }
+            for (size_t t = 0; t < AVX512_MAX_KEYS; t++) {
+                keyset_fill(ks, ctx.seed, n, t % 2 ? KEY_ABSENT : KEY_PRESENT, t % 2 ? t : t % n, 1, &b);
+                cr_assert_eq(avx512_xxh3_64_split(ctx.seed, &b, h1 + t, h2 + t), 0);
+            }
+            unsigned char narrow[AVX512_MAX_KEYS], wide[AVX512_MAX_KEYS];
+            for (size_t count = 1; count <= AVX512_MAX_KEYS; count += 51) {
+                size_t yes = avx512_blocked512_query(f.words, f.blocks, k, h1, h2, count, narrow);
+                cr_assert_eq(avx512_blocked512_query_wide(f.words, f.blocks, k, h1, h2, count, wide), yes);
+                cr_assert_eq(memcmp(narrow, wide, count), 0, "blocks=%llu k=%u count=%zu",
+                             (unsigned long long)f.blocks, k, count);
+                for (size_t t = 0; t < count; t += 2)
+                    cr_assert_eq(wide[t], 1, "present key %zu answered absent", t);
+            }
             filter_free(&f);
         }
     keyset_close(ks);
