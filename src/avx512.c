@@ -417,6 +417,7 @@ size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsi
     return probe_query(POS_BLOCKED, 1, words, blocks, k, h1, h2, count, answer);
 }
 
+/* The count k positions of the keys, eight keys at a time, position-major. */
 LOOP void positions(int kind, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
                     uint64_t *pos)
 {
@@ -438,13 +439,7 @@ void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const
     if (m < (1ULL << 32))
         positions(POS_STANDARD, m, k, h1, h2, count, pos);
     else
-        avx512_standard_positions_wide(m, k, h1, h2, count, pos);
-}
-
-void avx512_standard_positions_wide(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                                    uint64_t *pos)
-{
-    positions(POS_STANDARD_WIDE, m, k, h1, h2, count, pos);
+        positions(POS_STANDARD_WIDE, m, k, h1, h2, count, pos);
 }
 
 /* ---- split block layout ---------------------------------------------------- */

@@ -56,7 +56,8 @@ size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, cons
  * why), any m: count <= AVX512_MAX_KEYS. */
 size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                                     const uint64_t *h2, size_t count, unsigned char *answer);
-/* The positions themselves, any m, for the staged inserts of filters.c:
+/* The positions themselves, any m (the tests check the 64 x 64 reduction
+ * with it), for the staged inserts of filters.c:
  * the count k positions of the keys, in no particular order, into pos,
  * which needs room for count k + 8 (a vector store may run past the last). */
 void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
@@ -69,13 +70,11 @@ void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, cons
 size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                const uint64_t *h2, size_t count, unsigned char *answer);
 
-/* The loops the three above take from 2^32 bits on (64-bit products and
- * gathers), callable at any size so that the tests can hold them to the
- * narrow ones on small filters. */
+/* The loops the two queries above take from 2^32 bits on (64-bit products
+ * and gathers), callable at any size so that the tests can hold them to
+ * the narrow ones on small filters. */
 size_t avx512_standard_query_phased_wide(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                                          const uint64_t *h2, size_t count, unsigned char *answer);
-void avx512_standard_positions_wide(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                                    uint64_t *pos);
 size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                     const uint64_t *h2, size_t count, unsigned char *answer);
 

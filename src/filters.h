@@ -37,8 +37,8 @@
  * layouts: in cache a filter's cost is arithmetic and these do it eight keys
  * an instruction.  A standard filter tests all k positions of a key while
  * it fits in L2 and exits early in phases beyond, where a position costs a
- * memory trip; beyond 32 MiB it takes its staged inserts' positions from
- * the vector unit.  The vector loops set the same bits and give the same
+ * memory trip; from 32 MiB to 2^32 bits it takes its staged inserts'
+ * positions from the vector unit.  The vector loops set the same bits and give the same
  * answers; filter_ops_portable() keeps the portable ones reachable for the
  * tests.
  */
