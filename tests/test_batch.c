@@ -399,6 +399,32 @@ Test(batch, past_l2_half_full, .timeout = 300)
     check_pair(&c);
 }
 
+/* A filter about half full (n = 0.69 m / k + 1 keys), built by the one-key
+ * reference with xxh3_64 + double; returns n. */
+static uint64_t half_full_reference(filter *f, layout_kind layout, uint64_t m, unsigned k, const scheme_ctx *ctx,
+                                    const keyset *ks)
+{
+    const uint64_t n = (uint64_t)(0.69 * (double)m / k) + 1;
+    cr_assert_eq(filter_init(f, layout, m, k), 0);
+    key_batch b;
+    for (uint64_t i = 0; i < n; i++) {
+        keyset_fill(ks, ctx->seed, n, KEY_PRESENT, i, 1, &b);
+        filter_insert_one(f, SCHEME_DOUBLE, ctx, b.ptr[0], b.len[0], b.id[0]);
+    }
+    return n;
+}
+
+/* The (h1, h2) of count keys of one side, present ones cycling through the n inserted. */
+static void split_keys(const keyset *ks, uint64_t seed, uint64_t n, key_side side, size_t count, uint64_t *h1,
+                       uint64_t *h2)
+{
+    key_batch b;
+    for (size_t t = 0; t < count; t++) {
+        keyset_fill(ks, seed, n, side, side == KEY_PRESENT ? t % n : t, 1, &b);
+        cr_assert_eq(avx512_xxh3_64_split(seed, &b, h1 + t, h2 + t), 0);
+    }
+}
+
 /* The phased AVX-512 query, and its 64-bit twin for filters of 2^32 bits
  * and more, against the all-k one, called directly on the same (h1, h2),
  * so that they are tested whatever the L2 of the machine: a filter about
@@ -411,32 +437,22 @@ Test(batch, avx512_phased_equals_all_k)
     static const uint64_t MS[] = {4099, 65536, 1000003};
     static const unsigned KS[] = {1, 2, 3, 7, 8, 17, 64};
     static const size_t COUNTS[] = {1, 15, 16, 17, 200, AVX512_MAX_KEYS};
-    char err[256];
-    hasher h;
-    cr_assert_eq(hasher_resolve("xxh3_64", &h, err, sizeof err), 0);
-    keyset *ks = keyset_open("random64", err, sizeof err);
     static uint64_t h1[AVX512_MAX_KEYS], h2[AVX512_MAX_KEYS];
     for (size_t mi = 0; mi < 3; mi++)
         for (size_t ki = 0; ki < 7; ki++) {
             const uint64_t m = MS[mi];
             const unsigned k = KS[ki];
-            const uint64_t n = (uint64_t)(0.69 * (double)m / k) + 1, seed = 31 * m + k;
-            scheme_ctx ctx = {&h, seed, log2_floor(m)};
+            const pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, k, 0, 0, 0};
+            setup st;
+            setup_open(&c, 31 * m + k, &st);
+            const uint64_t seed = st.seed;
+            keyset *ks = st.ks;
             filter f;
-            cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, m, k), 0);
-            key_batch b;
-            for (uint64_t i = 0; i < n; i += KEY_BATCH) {
-                keyset_fill(ks, seed, n, KEY_PRESENT, i, n - i < KEY_BATCH ? (size_t)(n - i) : KEY_BATCH, &b);
-                for (size_t j = 0; j < b.count; j++)
-                    filter_insert_one(&f, SCHEME_DOUBLE, &ctx, b.ptr[j], b.len[j], b.id[j]);
-            }
+            const uint64_t n = half_full_reference(&f, LAYOUT_STANDARD, m, k, &st.ctx, ks);
             for (size_t ci = 0; ci < 6; ci++)
                 for (int side = 0; side < 2; side++) {
                     const size_t count = COUNTS[ci];
-                    for (size_t t = 0; t < count; t++) { /* present keys cycle through the n inserted */
-                        keyset_fill(ks, seed, n, (key_side)side, side == KEY_PRESENT ? t % n : t, 1, &b);
-                        cr_assert_eq(avx512_xxh3_64_split(seed, &b, h1 + t, h2 + t), 0);
-                    }
+                    split_keys(ks, seed, n, (key_side)side, count, h1, h2);
                     unsigned char all_k[AVX512_MAX_KEYS], phased[AVX512_MAX_KEYS], wide[AVX512_MAX_KEYS];
                     memset(phased, 0xAA, sizeof phased);
                     memset(wide, 0xAA, sizeof wide);
@@ -454,8 +470,8 @@ Test(batch, avx512_phased_equals_all_k)
                         cr_assert(yes < count, "m=%llu k=%u: some absent key must fail", (unsigned long long)m, k);
                 }
             filter_free(&f);
+            keyset_close(ks);
         }
-    keyset_close(ks);
 }
 
 /* The vector reductions are floor(u m / 2^64) exactly: against 128-bit
@@ -497,40 +513,31 @@ Test(batch, avx512_blocked512_wide_equals_narrow)
         return;
     static const uint64_t BLOCKS[] = {1, 9, 2000};
     static const unsigned KS[] = {1, 7, 16};
-    char err[256];
-    hasher h;
-    cr_assert_eq(hasher_resolve("xxh3_64", &h, err, sizeof err), 0);
-    keyset *ks = keyset_open("random64", err, sizeof err);
     static uint64_t h1[AVX512_MAX_KEYS], h2[AVX512_MAX_KEYS];
     for (size_t bi = 0; bi < 3; bi++)
         for (size_t ki = 0; ki < 3; ki++) {
             const uint64_t m = 512 * BLOCKS[bi];
             const unsigned k = KS[ki];
-            const uint64_t n = (uint64_t)(0.69 * (double)m / k) + 1;
+            const pair_case c = {LAYOUT_BLOCKED512, SCHEME_DOUBLE, "xxh3_64", "random64", m, k, 0, 0, 0};
+            setup st;
+            setup_open(&c, 5 + m, &st);
             filter f;
-            cr_assert_eq(filter_init(&f, LAYOUT_BLOCKED512, m, k), 0);
-            scheme_ctx ctx = {&h, 5 + m, log2_floor(m)};
-            key_batch b;
-            for (uint64_t i = 0; i < n; i++) {
-                keyset_fill(ks, ctx.seed, n, KEY_PRESENT, i, 1, &b);
-                filter_insert_one(&f, SCHEME_DOUBLE, &ctx, b.ptr[0], b.len[0], b.id[0]);
-            }
-            for (size_t t = 0; t < AVX512_MAX_KEYS; t++) {
-                keyset_fill(ks, ctx.seed, n, t % 2 ? KEY_ABSENT : KEY_PRESENT, t % 2 ? t : t % n, 1, &b);
-                cr_assert_eq(avx512_xxh3_64_split(ctx.seed, &b, h1 + t, h2 + t), 0);
-            }
+            const uint64_t n = half_full_reference(&f, LAYOUT_BLOCKED512, m, k, &st.ctx, st.ks);
+            enum { HALF = AVX512_MAX_KEYS / 2 }; /* present keys, then absent ones */
+            split_keys(st.ks, st.seed, n, KEY_PRESENT, HALF, h1, h2);
+            split_keys(st.ks, st.seed, n, KEY_ABSENT, HALF, h1 + HALF, h2 + HALF);
             unsigned char narrow[AVX512_MAX_KEYS], wide[AVX512_MAX_KEYS];
             for (size_t count = 1; count <= AVX512_MAX_KEYS; count += 51) {
                 size_t yes = avx512_blocked512_query(f.words, f.blocks, k, h1, h2, count, narrow);
                 cr_assert_eq(avx512_blocked512_query_wide(f.words, f.blocks, k, h1, h2, count, wide), yes);
                 cr_assert_eq(memcmp(narrow, wide, count), 0, "blocks=%llu k=%u count=%zu",
                              (unsigned long long)f.blocks, k, count);
-                for (size_t t = 0; t < count; t += 2)
+                for (size_t t = 0; t < count && t < HALF; t++)
                     cr_assert_eq(wide[t], 1, "present key %zu answered absent", t);
             }
             filter_free(&f);
+            keyset_close(st.ks);
         }
-    keyset_close(ks);
 }
 
 /* The AVX-512 loops are what filter_ops_for gives for standard, blocked512
