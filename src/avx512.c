@@ -135,21 +135,25 @@ LOOP __m512i reduce_lanes_wide(__m512i u, __m512i r)
 /* How eight keys' streams of positions come (filters.c's cursor_position):
  *   POS_STANDARD       position i = reduce(u_i, m), m < 2^32;
  *   POS_STANDARD_WIDE  the same for any m;
+ *   POS_PARTITIONED    position i = slice[i] + reduce(u_i, slice[i+1] - slice[i]),
+ *                      m < 2^32: every key of a group is at the same i;
  *   POS_BLOCKED        u_0 picks the block, reduce(u_0, blocks) with
  *                      blocks < 2^32; position i is the block's first bit +
  *                      the top 9 bits of u_{i+1} blocks mod 2^64.
  * The kind is a constant at every call, so each loop is stamped per kind. */
-enum { POS_STANDARD, POS_STANDARD_WIDE, POS_BLOCKED };
+enum { POS_STANDARD, POS_STANDARD_WIDE, POS_PARTITIONED, POS_BLOCKED };
 
 typedef struct {
     __m512i u, step;
-    __m512i range; /* m, or blocks */
-    __m512i base;  /* blocked512: the block's first bit */
+    __m512i range;         /* m, or blocks */
+    __m512i base;          /* blocked512: the block's first bit */
+    const uint64_t *slice; /* partitioned: the slices' first bits */
+    unsigned i;            /* partitioned: the next position's index */
 } lanes8;
 
-LOOP lanes8 lanes_begin(int kind, __m512i h1, __m512i h2, __m512i range)
+LOOP lanes8 lanes_begin(int kind, __m512i h1, __m512i h2, __m512i range, const uint64_t *slice)
 {
-    lanes8 p = {h1, h2, range, _mm512_setzero_si512()};
+    lanes8 p = {h1, h2, range, _mm512_setzero_si512(), slice, 0};
     if (kind == POS_BLOCKED) {
         p.base = _mm512_slli_epi64(reduce_lanes(h1, range), 9);
         p.u = _mm512_add_epi64(h1, h2);
@@ -159,9 +163,17 @@ LOOP lanes8 lanes_begin(int kind, __m512i h1, __m512i h2, __m512i range)
 
 LOOP __m512i lanes_next(int kind, lanes8 *p)
 {
-    __m512i pos = kind == POS_BLOCKED ? _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55))
-                  : kind == POS_STANDARD_WIDE ? reduce_lanes_wide(p->u, p->range)
-                                              : reduce_lanes(p->u, p->range);
+    __m512i pos;
+    if (kind == POS_BLOCKED)
+        pos = _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55));
+    else if (kind == POS_STANDARD_WIDE)
+        pos = reduce_lanes_wide(p->u, p->range);
+    else if (kind == POS_PARTITIONED) {
+        const uint64_t lo = p->slice[p->i], hi = p->slice[p->i + 1];
+        pos = _mm512_add_epi64(_mm512_set1_epi64((long long)lo), reduce_lanes(p->u, _mm512_set1_epi64((long long)(hi - lo))));
+        p->i++;
+    } else
+        pos = reduce_lanes(p->u, p->range);
     p->u = _mm512_add_epi64(p->u, p->step);
     return pos;
 }
@@ -188,8 +200,8 @@ LOOP void prefetch_blocks(const uint64_t *words, __m512i range, const uint64_t *
 /* Set the bits.  The positions come eight at a time from the vector unit;
  * the OR into memory stays scalar, since two lanes may name the same word
  * and a scatter would lose one of them. */
-LOOP void probe_insert(int kind, uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
-                       const uint64_t *h2, size_t count)
+LOOP void probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
+                       const uint64_t *h1, const uint64_t *h2, size_t count)
 {
     const int blocked = kind == POS_BLOCKED;
     const __m512i r = _mm512_set1_epi64((long long)range);
@@ -203,7 +215,7 @@ LOOP void probe_insert(int kind, uint64_t *words, uint64_t range, unsigned k, co
             prefetch_blocks(words, r, h1, j + BLOCK_AHEAD, count, 1);
         const size_t lanes = count - j < 8 ? count - j : 8;
         lanes8 p = lanes_begin(kind, _mm512_maskz_loadu_epi64(lanes_of(lanes), h1 + j),
-                               _mm512_maskz_loadu_epi64(lanes_of(lanes), h2 + j), r);
+                               _mm512_maskz_loadu_epi64(lanes_of(lanes), h2 + j), r, slice);
         for (unsigned i = 0; i < k; i++) {
             __m512i pos = lanes_next(kind, &p);
             _mm512_storeu_si512(word + 8 * i, _mm512_srli_epi64(pos, 6));
@@ -257,8 +269,8 @@ LOOP __mmask8 test8(int kind, const uint64_t *words, lanes8 *p, unsigned width, 
  * branches an exit would take; a blocked key's bits share a line anyway):
  * sixteen keys a step with 32-bit gathers, or eight with 64-bit ones when
  * `wide` (positions past 2^32). */
-LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t range, unsigned k, const uint64_t *h1,
-                        const uint64_t *h2, size_t count, unsigned char *answer)
+LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
+                        const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
     const int blocked = kind == POS_BLOCKED;
     const size_t step = wide ? 8 : 16;
@@ -271,13 +283,14 @@ LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t rang
         for (size_t ahead = 0; blocked && ahead < step; ahead += 8)
             prefetch_blocks(words, r, h1, j + BLOCK_AHEAD + ahead, count, 0);
         const __mmask8 lanes_a = lanes_of(count - j), lanes_b = lanes_of(count - j < 8 ? 0 : count - j - 8);
-        lanes8 pa = lanes_begin(kind, _mm512_maskz_loadu_epi64(lanes_a, h1 + j), _mm512_maskz_loadu_epi64(lanes_a, h2 + j), r);
+        lanes8 pa = lanes_begin(kind, _mm512_maskz_loadu_epi64(lanes_a, h1 + j), _mm512_maskz_loadu_epi64(lanes_a, h2 + j), r,
+                                slice);
         unsigned found;
         if (wide) {
             found = test8(kind, words, &pa, k, lanes_a);
         } else {
             lanes8 pb = lanes_begin(kind, _mm512_maskz_loadu_epi64(lanes_b, h1 + j + 8),
-                                    _mm512_maskz_loadu_epi64(lanes_b, h2 + j + 8), r);
+                                    _mm512_maskz_loadu_epi64(lanes_b, h2 + j + 8), r, slice);
             found = test16(kind, words, &pa, &pb, k, (__mmask16)(lanes_a | (lanes_b << 8)));
         }
         yes += (size_t)__builtin_popcount(found);
@@ -291,13 +304,13 @@ LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t rang
 void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
                             size_t count)
 {
-    probe_insert(POS_STANDARD, words, m, k, h1, h2, count);
+    probe_insert(POS_STANDARD, words, m, NULL, k, h1, h2, count);
 }
 
 size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                              const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(POS_STANDARD, 0, words, m, k, h1, h2, count, answer);
+    return probe_query(POS_STANDARD, 0, words, m, NULL, k, h1, h2, count, answer);
 }
 
 /* ---- standard layout beyond L2: early exit, lanes kept full ---------------- */
@@ -337,13 +350,13 @@ LOOP size_t keep_lanes(live_keys *lk, size_t out, const lanes8 *p, __mmask8 foun
  * all set move to the front.  Returns how many.  In place: group s is read
  * before anything is stored at out <= s, and the stores reach at most
  * entry s + 16. */
-LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, unsigned width, live_keys *lk,
-                       size_t live)
+LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, const uint64_t *slice, unsigned done,
+                       unsigned width, live_keys *lk, size_t live)
 {
     size_t out = 0;
     for (size_t s = 0; s < live; s += wide ? 8 : 16) {
         const __mmask8 lanes_a = lanes_of(live - s), lanes_b = lanes_of(live - s < 8 ? 0 : live - s - 8);
-        lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512()};
+        lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512(), slice, done};
         if (wide) {
             const __m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)(lk->idx + s));
             const __mmask8 found = test8(kind, words, &pa, width, lanes_a);
@@ -351,7 +364,8 @@ LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, uns
             out = keep_lanes(lk, out, &pa, found);
             continue;
         }
-        lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, _mm512_setzero_si512()};
+        lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, _mm512_setzero_si512(),
+                     slice, done};
         const __m512i idx = _mm512_loadu_si512(lk->idx + s);
         const __mmask16 found = test16(kind, words, &pa, &pb, width, (__mmask16)(lanes_a | (lanes_b << 8)));
         _mm512_storeu_si512(lk->idx + out, _mm512_maskz_compress_epi32(found, idx));
@@ -361,8 +375,8 @@ LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, uns
     return out;
 }
 
-LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                         const uint64_t *h2, size_t count, unsigned char *answer)
+LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, const uint64_t *slice, unsigned k,
+                         const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
     live_keys lk;
     memcpy(lk.u, h1, count * sizeof *h1);
@@ -374,7 +388,7 @@ LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, 
     const __m512i r = _mm512_set1_epi64((long long)m);
     size_t live = count;
     for (unsigned done = 0, width = 1; done < k && live > 0; done += width, width *= 2)
-        live = phase_step(kind, wide, words, r, width < k - done ? width : k - done, &lk, live);
+        live = phase_step(kind, wide, words, r, slice, done, width < k - done ? width : k - done, &lk, live);
     if (answer != NULL) {
         memset(answer, 0, count);
         for (size_t s = 0; s < live; s++)
@@ -387,34 +401,52 @@ size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned 
                                     const uint64_t *h2, size_t count, unsigned char *answer)
 {
     if (m < (1ULL << 32))
-        return query_phased(POS_STANDARD, 0, words, m, k, h1, h2, count, answer);
+        return query_phased(POS_STANDARD, 0, words, m, NULL, k, h1, h2, count, answer);
     return avx512_standard_query_phased_wide(words, m, k, h1, h2, count, answer);
 }
 
 size_t avx512_standard_query_phased_wide(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
                                          const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return query_phased(POS_STANDARD_WIDE, 1, words, m, k, h1, h2, count, answer);
+    return query_phased(POS_STANDARD_WIDE, 1, words, m, NULL, k, h1, h2, count, answer);
 }
 
 void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                               const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_BLOCKED, words, blocks, k, h1, h2, count);
+    probe_insert(POS_BLOCKED, words, blocks, NULL, k, h1, h2, count);
 }
 
 size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                const uint64_t *h2, size_t count, unsigned char *answer)
 {
     if (blocks < (1ULL << 23)) /* m = 512 blocks < 2^32: positions fit 32 bits */
-        return probe_query(POS_BLOCKED, 0, words, blocks, k, h1, h2, count, answer);
+        return probe_query(POS_BLOCKED, 0, words, blocks, NULL, k, h1, h2, count, answer);
     return avx512_blocked512_query_wide(words, blocks, k, h1, h2, count, answer);
 }
 
 size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                     const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(POS_BLOCKED, 1, words, blocks, k, h1, h2, count, answer);
+    return probe_query(POS_BLOCKED, 1, words, blocks, NULL, k, h1, h2, count, answer);
+}
+
+void avx512_partitioned_insert(uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
+                               const uint64_t *h2, size_t count)
+{
+    probe_insert(POS_PARTITIONED, words, 0, slice, k, h1, h2, count);
+}
+
+size_t avx512_partitioned_query(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
+                                const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return probe_query(POS_PARTITIONED, 0, words, 0, slice, k, h1, h2, count, answer);
+}
+
+size_t avx512_partitioned_query_phased(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
+                                       const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return query_phased(POS_PARTITIONED, 0, words, 0, slice, k, h1, h2, count, answer);
 }
 
 /* The count k positions of the keys, eight keys at a time, position-major. */
@@ -425,7 +457,8 @@ LOOP void positions(int kind, uint64_t m, unsigned k, const uint64_t *h1, const 
     for (size_t j = 0; j < count; j += 8) {
         const size_t lanes = count - j < 8 ? count - j : 8;
         const __mmask8 mask = lanes_of(lanes);
-        lanes8 p = lanes_begin(kind, _mm512_maskz_loadu_epi64(mask, h1 + j), _mm512_maskz_loadu_epi64(mask, h2 + j), range);
+        lanes8 p = lanes_begin(kind, _mm512_maskz_loadu_epi64(mask, h1 + j), _mm512_maskz_loadu_epi64(mask, h2 + j), range,
+                               NULL);
         for (unsigned i = 0; i < k; i++, pos += lanes) {
             __m512i q = lanes_next(kind, &p);
             _mm512_storeu_si512(pos, lanes == 8 ? q : _mm512_maskz_compress_epi64(mask, q)); /* may write 8 */

@@ -12,6 +12,7 @@
  *                           64 x 64 -> high-64 product made of four 32-bit
  *                           products (two when m < 2^32), then gather; all
  *                           k in cache, in phases with early exit beyond;
+ *   partitioned + double    the same with slice i's offset and length;
  *   blocked512 + double     the block from u_0, bits from u_1 .. u_k, each
  *                           position then tested like a standard one;
  *                           past 2^32 bits (both layouts) 64-bit gathers,
@@ -69,6 +70,16 @@ void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, cons
                               const uint64_t *h2, size_t count);
 size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                const uint64_t *h2, size_t count, unsigned char *answer);
+
+/* partitioned layout, double scheme, m < 2^32, k <= 64: the same for
+ * position i = slice[i] + reduce(u_i, slice[i+1] - slice[i]) (filters.h's
+ * slice_start); the phased query for filters beyond L2. */
+void avx512_partitioned_insert(uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
+                               const uint64_t *h2, size_t count);
+size_t avx512_partitioned_query(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
+                                const uint64_t *h2, size_t count, unsigned char *answer);
+size_t avx512_partitioned_query_phased(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
+                                       const uint64_t *h2, size_t count, unsigned char *answer);
 
 /* The loops the two queries above take from 2^32 bits on (64-bit products
  * and gathers), callable at any size so that the tests can hold them to

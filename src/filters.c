@@ -18,7 +18,7 @@
  *            without a mispredicted branch per key; flight_step), several
  *            batches in flight at once in query_many.
  *
- * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for three
+ * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for four
  * double-hashing pairs (the end of this file).  The answers and the bits
  * are those of filter_insert_one/filter_query_one, the one-key reference,
  * bit for bit (tests/test_batch.c).
@@ -1060,6 +1060,22 @@ static void run_insert_staged(filter *f, const hash_run *run, size_t keys)
     f->stage->dirty = 1;
 }
 
+/* partitioned (m < 2^32): in cache, and queries phased beyond L2 */
+static void run_insert_partitioned(filter *f, const hash_run *run, size_t keys)
+{
+    avx512_partitioned_insert(f->words, f->slice_start, f->k, run->h1, run->h2, keys);
+}
+
+static size_t run_query_partitioned(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_partitioned_query(f->words, f->slice_start, f->k, run->h1, run->h2, keys, answer);
+}
+
+static size_t run_query_partitioned_phased(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_partitioned_query_phased(f->words, f->slice_start, f->k, run->h1, run->h2, keys, answer);
+}
+
 static void run_insert_blocked512(filter *f, const hash_run *run, size_t keys)
 {
     avx512_blocked512_insert(f->words, f->blocks, f->k, run->h1, run->h2, keys);
@@ -1084,8 +1100,10 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
  * inserts up to 32 MiB, or staging below 2^32 bits (past it the four-
  * product positions gained nothing on the portable ones: the full crawler's
  * URL inserts took 118 against 108 ns); standard queries all k in L2,
- * phased beyond; blocked512 with fewer than 2^32 blocks (its block choice
- * is reduce_lanes), and so splitblock (one 32 x 32-bit product). */
+ * phased beyond; partitioned below 2^32 bits the same way, inserting
+ * through the portable loops once it stages; blocked512 with fewer than
+ * 2^32 blocks (its block choice is reduce_lanes), and so splitblock (one
+ * 32 x 32-bit product). */
 static run_insert_fn standard_insert_run(const filter *f)
 {
     if (f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES)
@@ -1096,6 +1114,18 @@ static run_insert_fn standard_insert_run(const filter *f)
 static run_query_fn standard_query_run(const filter *f)
 {
     return f->word_count * 8 <= cache_l2_bytes() ? run_query_standard : run_query_standard_phased;
+}
+
+static run_insert_fn partitioned_insert_run(const filter *f)
+{
+    return f->stage == NULL && f->m < (1ULL << 32) ? run_insert_partitioned : NULL;
+}
+
+static run_query_fn partitioned_query_run(const filter *f)
+{
+    if (f->m >= (1ULL << 32))
+        return NULL;
+    return f->word_count * 8 <= cache_l2_bytes() ? run_query_partitioned : run_query_partitioned_phased;
 }
 
 static run_insert_fn blocked512_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_blocked512 : NULL; }
@@ -1132,6 +1162,7 @@ static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (
     }
 
 VECTOR_OPS(standard)
+VECTOR_OPS(partitioned)
 VECTOR_OPS(blocked512)
 VECTOR_OPS(splitblock)
 
@@ -1147,7 +1178,8 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return 
 const char *filter_ops_description(void)
 {
     return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, phased beyond; "
-                             "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), blocked512 and splitblock; "
+                             "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), partitioned below 2^32 bits "
+                             "(inserts: until it stages), blocked512 and splitblock; "
                              "portable for the rest"
                            : "portable";
 }
@@ -1166,6 +1198,8 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
     } while (0)
     if (layout == LAYOUT_STANDARD)
         USE_VECTOR_OPS(standard);
+    else if (layout == LAYOUT_PARTITIONED)
+        USE_VECTOR_OPS(partitioned);
     else if (layout == LAYOUT_BLOCKED512)
         USE_VECTOR_OPS(blocked512);
     else if (layout == LAYOUT_SPLITBLOCK)

@@ -389,14 +389,18 @@ Test(batch, phased_queries_on_large_filters, .timeout = 120)
     check_pair(&big_k);
 }
 
-/* A half-full standard filter twice the size of this machine's L2, which
- * filter_ops_for answers with the phased AVX-512 loop: absent keys leave in
- * every phase, and the answers are still the reference's. */
+/* Half-full standard and partitioned filters twice the size of this
+ * machine's L2, which filter_ops_for answers with the phased AVX-512 loops:
+ * absent keys leave in every phase, and the answers are still the
+ * reference's. */
 Test(batch, past_l2_half_full, .timeout = 300)
 {
     const uint64_t m = 16 * cache_l2_bytes() + 12345;
-    pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, (uint64_t)(0.69 * (double)m / 7), 20000, 0};
-    check_pair(&c);
+    for (int l = 0; l < 2; l++) {
+        pair_case c = {l ? LAYOUT_PARTITIONED : LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7,
+                       (uint64_t)(0.69 * (double)m / 7), 20000, 0};
+        check_pair(&c);
+    }
 }
 
 /* A filter about half full (n = 0.69 m / k + 1 keys), built by the one-key
@@ -425,8 +429,24 @@ static void split_keys(const keyset *ks, uint64_t seed, uint64_t n, key_side sid
     }
 }
 
-/* The phased AVX-512 query, and its 64-bit twin for filters of 2^32 bits
- * and more, against the all-k one, called directly on the same (h1, h2),
+/* The all-k AVX-512 query and the phased one of a standard or partitioned
+ * filter (through the layout's own functions). */
+static size_t all_k_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return f->layout == LAYOUT_PARTITIONED ? avx512_partitioned_query(f->words, f->slice_start, f->k, h1, h2, count, answer)
+                                           : avx512_standard_query(f->words, f->m, f->k, h1, h2, count, answer);
+}
+
+static size_t phased_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return f->layout == LAYOUT_PARTITIONED
+               ? avx512_partitioned_query_phased(f->words, f->slice_start, f->k, h1, h2, count, answer)
+               : avx512_standard_query_phased(f->words, f->m, f->k, h1, h2, count, answer);
+}
+
+/* The phased AVX-512 queries (standard, partitioned), and the standard
+ * one's 64-bit twin for filters of 2^32 bits and more, against the all-k
+ * ones, called directly on the same (h1, h2),
  * so that they are tested whatever the L2 of the machine: a filter about
  * half full, k from 1 to 64, runs of every length class (1, under one
  * group of 16, exactly 16, past it, a full run). */
@@ -438,40 +458,42 @@ Test(batch, avx512_phased_equals_all_k)
     static const unsigned KS[] = {1, 2, 3, 7, 8, 17, 64};
     static const size_t COUNTS[] = {1, 15, 16, 17, 200, AVX512_MAX_KEYS};
     static uint64_t h1[AVX512_MAX_KEYS], h2[AVX512_MAX_KEYS];
-    for (size_t mi = 0; mi < 3; mi++)
-        for (size_t ki = 0; ki < 7; ki++) {
-            const uint64_t m = MS[mi];
-            const unsigned k = KS[ki];
-            const pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, k, 0, 0, 0};
-            setup st;
-            setup_open(&c, 31 * m + k, &st);
-            const uint64_t seed = st.seed;
-            keyset *ks = st.ks;
-            filter f;
-            const uint64_t n = half_full_reference(&f, LAYOUT_STANDARD, m, k, &st.ctx, ks);
-            for (size_t ci = 0; ci < 6; ci++)
-                for (int side = 0; side < 2; side++) {
-                    const size_t count = COUNTS[ci];
-                    split_keys(ks, seed, n, (key_side)side, count, h1, h2);
-                    unsigned char all_k[AVX512_MAX_KEYS], phased[AVX512_MAX_KEYS], wide[AVX512_MAX_KEYS];
-                    memset(phased, 0xAA, sizeof phased);
-                    memset(wide, 0xAA, sizeof wide);
-                    size_t yes = avx512_standard_query(f.words, m, k, h1, h2, count, all_k);
-                    cr_assert_eq(avx512_standard_query_phased(f.words, m, k, h1, h2, count, phased), yes);
-                    cr_assert_eq(memcmp(all_k, phased, count), 0, "m=%llu k=%u count=%zu side %d",
-                                 (unsigned long long)m, k, count, side);
-                    cr_assert_eq(avx512_standard_query_phased(f.words, m, k, h1, h2, count, NULL), yes);
+    for (size_t mi = 0; mi < 3 * 7 * 2; mi++) {
+        const uint64_t m = MS[mi % 3];
+        const unsigned k = KS[mi / 3 % 7];
+        const layout_kind layout = mi < 21 ? LAYOUT_STANDARD : LAYOUT_PARTITIONED;
+        const pair_case c = {layout, SCHEME_DOUBLE, "xxh3_64", "random64", m, k, 0, 0, 0};
+        setup st;
+        setup_open(&c, 31 * m + k, &st);
+        const uint64_t seed = st.seed;
+        keyset *ks = st.ks;
+        filter f;
+        const uint64_t n = half_full_reference(&f, layout, m, k, &st.ctx, ks);
+        for (size_t ci = 0; ci < 6; ci++)
+            for (int side = 0; side < 2; side++) {
+                const size_t count = COUNTS[ci];
+                split_keys(ks, seed, n, (key_side)side, count, h1, h2);
+                unsigned char all_k[AVX512_MAX_KEYS], phased[AVX512_MAX_KEYS], wide[AVX512_MAX_KEYS];
+                memset(phased, 0xAA, sizeof phased);
+                memset(wide, 0xAA, sizeof wide);
+                size_t yes = all_k_query(&f, h1, h2, count, all_k);
+                cr_assert_eq(phased_query(&f, h1, h2, count, phased), yes);
+                cr_assert_eq(memcmp(all_k, phased, count), 0, "%s m=%llu k=%u count=%zu side %d",
+                             layout_name(layout), (unsigned long long)m, k, count, side);
+                cr_assert_eq(phased_query(&f, h1, h2, count, NULL), yes);
+                if (layout == LAYOUT_STANDARD) {
                     cr_assert_eq(avx512_standard_query_phased_wide(f.words, m, k, h1, h2, count, wide), yes);
                     cr_assert_eq(memcmp(all_k, wide, count), 0, "wide: m=%llu k=%u count=%zu side %d",
                                  (unsigned long long)m, k, count, side);
-                    if (side == KEY_PRESENT)
-                        cr_assert_eq(yes, count, "no false negatives");
-                    else if (count >= 200) /* all passing: chance (1/2)^200 at most */
-                        cr_assert(yes < count, "m=%llu k=%u: some absent key must fail", (unsigned long long)m, k);
                 }
-            filter_free(&f);
-            keyset_close(ks);
-        }
+                if (side == KEY_PRESENT)
+                    cr_assert_eq(yes, count, "no false negatives");
+                else if (count >= 200) /* all passing: chance (1/2)^200 at most */
+                    cr_assert(yes < count, "m=%llu k=%u: some absent key must fail", (unsigned long long)m, k);
+            }
+        filter_free(&f);
+        keyset_close(ks);
+    }
 }
 
 /* The vector reductions are floor(u m / 2^64) exactly: against 128-bit
@@ -540,17 +562,17 @@ Test(batch, avx512_blocked512_wide_equals_narrow)
         }
 }
 
-/* The AVX-512 loops are what filter_ops_for gives for standard, blocked512
- * and splitblock with double hashing exactly when the CPU has AVX-512 (so the
- * tests above ran them here, or say why not), and BLOOMLAB_NO_AVX512 turns
- * them off. */
+/* The AVX-512 loops are what filter_ops_for gives for standard,
+ * partitioned, blocked512 and splitblock with double hashing exactly when
+ * the CPU has AVX-512 (so the tests above ran them here, or say why not),
+ * and BLOOMLAB_NO_AVX512 turns them off. */
 Test(batch, avx512_dispatch)
 {
-    static const layout_kind FAST[] = {LAYOUT_STANDARD, LAYOUT_BLOCKED512, LAYOUT_SPLITBLOCK};
+    static const layout_kind FAST[] = {LAYOUT_STANDARD, LAYOUT_PARTITIONED, LAYOUT_BLOCKED512, LAYOUT_SPLITBLOCK};
     const int usable = avx512_usable();
     if (!usable)
         cr_log_warn("this CPU has no AVX-512: only the portable loops were tested");
-    for (size_t l = 0; l < 3; l++) {
+    for (size_t l = 0; l < 4; l++) {
         int differs = filter_ops_for(FAST[l], SCHEME_DOUBLE).query != filter_ops_portable(FAST[l], SCHEME_DOUBLE).query;
         cr_assert_eq(differs, usable, "%s/double", layout_name(FAST[l]));
     }
