@@ -135,13 +135,15 @@ LOOP __m512i reduce_lanes_wide(__m512i u, __m512i r)
 /* How eight keys' streams of positions come (filters.c's cursor_position):
  *   POS_STANDARD       position i = reduce(u_i, m), m < 2^32;
  *   POS_STANDARD_WIDE  the same for any m;
+ *   POS_COUNTING       the standard positions of m < 2^32 4-bit counters
+ *                      (counter p: bits 4 (p mod 16) of word p / 16);
  *   POS_PARTITIONED    position i = slice[i] + reduce(u_i, slice[i+1] - slice[i]),
  *                      m < 2^32: every key of a group is at the same i;
  *   POS_BLOCKED        u_0 picks the block, reduce(u_0, blocks) with
  *                      blocks < 2^32; position i is the block's first bit +
  *                      the top 9 bits of u_{i+1} blocks mod 2^64.
  * The kind is a constant at every call, so each loop is stamped per kind. */
-enum { POS_STANDARD, POS_STANDARD_WIDE, POS_PARTITIONED, POS_BLOCKED };
+enum { POS_STANDARD, POS_STANDARD_WIDE, POS_COUNTING, POS_PARTITIONED, POS_BLOCKED };
 
 typedef struct {
     __m512i u, step;
@@ -197,16 +199,32 @@ LOOP void prefetch_blocks(const uint64_t *words, __m512i range, const uint64_t *
     }
 }
 
-/* Set the bits.  The positions come eight at a time from the vector unit;
- * the OR into memory stays scalar, since two lanes may name the same word
- * and a scatter would lose one of them. */
-LOOP void probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
-                       const uint64_t *h1, const uint64_t *h2, size_t count)
+/* Set one position: OR its bit in, or add 1 to its counter unless that is
+ * saturated (returns 1 then: the increment is lost, as in filters.c). */
+LOOP unsigned set_position(int kind, uint64_t *words, uint64_t word, uint64_t bit)
 {
-    const int blocked = kind == POS_BLOCKED;
+    if (kind != POS_COUNTING) {
+        words[word] |= bit;
+        return 0;
+    }
+    const uint64_t w = words[word], shift = bit; /* counting: bit holds the counter's shift */
+    const unsigned saturated = ((w >> shift) & 15u) == COUNTER_MAX;
+    words[word] = w + ((uint64_t)!saturated << shift);
+    return saturated;
+}
+
+/* Set the bits (count the counters; returns the increments lost to
+ * saturation).  The positions come eight at a time from the vector unit;
+ * the update of memory stays scalar, since two lanes may name the same
+ * word and a scatter would lose one of them. */
+LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
+                           const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    const int blocked = kind == POS_BLOCKED, counting = kind == POS_COUNTING;
     const __m512i r = _mm512_set1_epi64((long long)range);
-    const __m512i one = _mm512_set1_epi64(1), low6 = _mm512_set1_epi64(63);
+    const __m512i one = _mm512_set1_epi64(1), low6 = _mm512_set1_epi64(63), low4 = _mm512_set1_epi64(15);
     uint64_t word[8 * 64], bit[8 * 64]; /* position i of lane l at [8 i + l] */
+    uint64_t saturated = 0;
     if (blocked)
         for (size_t j = 0; j < BLOCK_AHEAD; j += 8)
             prefetch_blocks(words, r, h1, j, count, 1);
@@ -218,18 +236,24 @@ LOOP void probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t
                                _mm512_maskz_loadu_epi64(lanes_of(lanes), h2 + j), r, slice);
         for (unsigned i = 0; i < k; i++) {
             __m512i pos = lanes_next(kind, &p);
-            _mm512_storeu_si512(word + 8 * i, _mm512_srli_epi64(pos, 6));
-            _mm512_storeu_si512(bit + 8 * i, _mm512_sllv_epi64(one, _mm512_and_si512(pos, low6)));
+            if (counting) {
+                _mm512_storeu_si512(word + 8 * i, _mm512_srli_epi64(pos, 4));
+                _mm512_storeu_si512(bit + 8 * i, _mm512_slli_epi64(_mm512_and_si512(pos, low4), 2));
+            } else {
+                _mm512_storeu_si512(word + 8 * i, _mm512_srli_epi64(pos, 6));
+                _mm512_storeu_si512(bit + 8 * i, _mm512_sllv_epi64(one, _mm512_and_si512(pos, low6)));
+            }
         }
         if (lanes == 8) {
             for (size_t t = 0; t < 8 * (size_t)k; t++)
-                words[word[t]] |= bit[t];
+                saturated += set_position(kind, words, word[t], bit[t]);
         } else {
             for (unsigned i = 0; i < k; i++)
                 for (size_t l = 0; l < lanes; l++)
-                    words[word[8 * i + l]] |= bit[8 * i + l];
+                    saturated += set_position(kind, words, word[8 * i + l], bit[8 * i + l]);
         }
     }
+    return saturated;
 }
 
 /* The next `width` positions of sixteen keys (pa's lanes, then pb's),
@@ -241,15 +265,23 @@ LOOP void probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t
 LOOP __mmask16 test16(int kind, const void *words32, lanes8 *pa, lanes8 *pb, unsigned width, __mmask16 lanes)
 {
     const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
+    const __m512i nibble = _mm512_set1_epi32(15), low3 = _mm512_set1_epi32(7);
     __m512i all = one;
+    __mmask16 counted = lanes; /* counting: the keys whose counters are all nonzero so far */
     for (unsigned i = 0; i < width; i++) {
         __m256i posa = _mm512_cvtepi64_epi32(lanes_next(kind, pa));
         __m256i posb = _mm512_cvtepi64_epi32(lanes_next(kind, pb));
         __m512i pos = _mm512_inserti64x4(_mm512_castsi256_si512(posa), posb, 1);
+        if (kind == POS_COUNTING) { /* counter p: 32-bit word p >> 3, bits 4 (p & 7) */
+            __m512i w = _mm512_mask_i32gather_epi32(nibble, lanes, _mm512_srli_epi32(pos, 3), words32, 4);
+            __m512i shift = _mm512_slli_epi32(_mm512_and_si512(pos, low3), 2);
+            counted = _mm512_mask_test_epi32_mask(counted, _mm512_srlv_epi32(w, shift), nibble);
+            continue;
+        }
         __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
         all = _mm512_and_si512(all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
     }
-    return _mm512_mask_test_epi32_mask(lanes, all, one);
+    return kind == POS_COUNTING ? counted : _mm512_mask_test_epi32_mask(lanes, all, one);
 }
 
 /* The same for eight keys whose positions may pass 2^32: 64-bit gathers. */
@@ -447,6 +479,24 @@ size_t avx512_partitioned_query_phased(const uint64_t *words, const uint64_t *sl
                                        const uint64_t *h2, size_t count, unsigned char *answer)
 {
     return query_phased(POS_PARTITIONED, 0, words, 0, slice, k, h1, h2, count, answer);
+}
+
+uint64_t avx512_counting_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                                size_t count)
+{
+    return probe_insert(POS_COUNTING, words, m, NULL, k, h1, h2, count);
+}
+
+size_t avx512_counting_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                             const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return probe_query(POS_COUNTING, 0, words, m, NULL, k, h1, h2, count, answer);
+}
+
+size_t avx512_counting_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                                    const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return query_phased(POS_COUNTING, 0, words, m, NULL, k, h1, h2, count, answer);
 }
 
 /* The count k positions of the keys, eight keys at a time, position-major. */

@@ -12,6 +12,7 @@
  *                           64 x 64 -> high-64 product made of four 32-bit
  *                           products (two when m < 2^32), then gather; all
  *                           k in cache, in phases with early exit beyond;
+ *   counting + double       the same positions over 4-bit counters;
  *   partitioned + double    the same with slice i's offset and length;
  *   blocked512 + double     the block from u_0, bits from u_1 .. u_k, each
  *                           position then tested like a standard one;
@@ -80,6 +81,16 @@ size_t avx512_partitioned_query(const uint64_t *words, const uint64_t *slice, un
                                 const uint64_t *h2, size_t count, unsigned char *answer);
 size_t avx512_partitioned_query_phased(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
                                        const uint64_t *h2, size_t count, unsigned char *answer);
+
+/* counting layout, double scheme, m < 2^32 counters, k <= 64: the standard
+ * positions over 4-bit counters; insert adds 1 to each counter below 15
+ * and returns how many increments were lost at 15. */
+uint64_t avx512_counting_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                                size_t count);
+size_t avx512_counting_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                             const uint64_t *h2, size_t count, unsigned char *answer);
+size_t avx512_counting_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
+                                    const uint64_t *h2, size_t count, unsigned char *answer);
 
 /* The loops the two queries above take from 2^32 bits on (64-bit products
  * and gathers), callable at any size so that the tests can hold them to

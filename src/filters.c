@@ -18,7 +18,7 @@
  *            without a mispredicted branch per key; flight_step), several
  *            batches in flight at once in query_many.
  *
- * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for four
+ * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for five
  * double-hashing pairs (the end of this file).  The answers and the bits
  * are those of filter_insert_one/filter_query_one, the one-key reference,
  * bit for bit (tests/test_batch.c).
@@ -1060,6 +1060,22 @@ static void run_insert_staged(filter *f, const hash_run *run, size_t keys)
     f->stage->dirty = 1;
 }
 
+/* counting (m < 2^32 counters): in cache, and queries phased beyond L2 */
+static void run_insert_counting(filter *f, const hash_run *run, size_t keys)
+{
+    f->saturations += avx512_counting_insert(f->words, f->m, f->k, run->h1, run->h2, keys);
+}
+
+static size_t run_query_counting(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_counting_query(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
+}
+
+static size_t run_query_counting_phased(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_counting_query_phased(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
+}
+
 /* partitioned (m < 2^32): in cache, and queries phased beyond L2 */
 static void run_insert_partitioned(filter *f, const hash_run *run, size_t keys)
 {
@@ -1100,8 +1116,9 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
  * inserts up to 32 MiB, or staging below 2^32 bits (past it the four-
  * product positions gained nothing on the portable ones: the full crawler's
  * URL inserts took 118 against 108 ns); standard queries all k in L2,
- * phased beyond; partitioned below 2^32 bits the same way, inserting
- * through the portable loops once it stages; blocked512 with fewer than
+ * phased beyond; counting and partitioned below 2^32 counters or bits the
+ * same way (partitioned inserting through the portable loops once it
+ * stages); blocked512 with fewer than
  * 2^32 blocks (its block choice is reduce_lanes), and so splitblock (one
  * 32 x 32-bit product). */
 static run_insert_fn standard_insert_run(const filter *f)
@@ -1114,6 +1131,15 @@ static run_insert_fn standard_insert_run(const filter *f)
 static run_query_fn standard_query_run(const filter *f)
 {
     return f->word_count * 8 <= cache_l2_bytes() ? run_query_standard : run_query_standard_phased;
+}
+
+static run_insert_fn counting_insert_run(const filter *f) { return f->m < (1ULL << 32) ? run_insert_counting : NULL; }
+
+static run_query_fn counting_query_run(const filter *f)
+{
+    if (f->m >= (1ULL << 32))
+        return NULL;
+    return f->word_count * 8 <= cache_l2_bytes() ? run_query_counting : run_query_counting_phased;
 }
 
 static run_insert_fn partitioned_insert_run(const filter *f)
@@ -1162,6 +1188,7 @@ static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (
     }
 
 VECTOR_OPS(standard)
+VECTOR_OPS(counting)
 VECTOR_OPS(partitioned)
 VECTOR_OPS(blocked512)
 VECTOR_OPS(splitblock)
@@ -1178,8 +1205,8 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return 
 const char *filter_ops_description(void)
 {
     return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, phased beyond; "
-                             "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), partitioned below 2^32 bits "
-                             "(inserts: until it stages), blocked512 and splitblock; "
+                             "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned "
+                             "below 2^32 positions (partitioned inserts: until it stages), blocked512 and splitblock; "
                              "portable for the rest"
                            : "portable";
 }
@@ -1198,6 +1225,8 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
     } while (0)
     if (layout == LAYOUT_STANDARD)
         USE_VECTOR_OPS(standard);
+    else if (layout == LAYOUT_COUNTING)
+        USE_VECTOR_OPS(counting);
     else if (layout == LAYOUT_PARTITIONED)
         USE_VECTOR_OPS(partitioned);
     else if (layout == LAYOUT_BLOCKED512)

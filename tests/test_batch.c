@@ -237,6 +237,17 @@ Test(batch, seq64_and_course_scheme)
         }
 }
 
+/* Counters driven far past 15 (24 increments a counter on average): the
+ * vector and portable loops lose the same increments as the reference. */
+Test(batch, counting_saturates_alike)
+{
+    static const uint64_t MS[] = {1000, 4099};
+    for (size_t mi = 0; mi < 2; mi++) {
+        pair_case c = {LAYOUT_COUNTING, SCHEME_DOUBLE, "xxh3_64", "random64", MS[mi], 8, 3 * MS[mi], 2000, 0};
+        check_pair(&c);
+    }
+}
+
 /* The (index, value) pairs of the nonzero words. */
 static size_t nonzero_words(const filter *f, uint64_t *index, uint64_t *value, size_t max)
 {
