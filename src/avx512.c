@@ -525,6 +525,64 @@ void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const
         positions(POS_STANDARD_WIDE, m, k, h1, h2, count, pos);
 }
 
+/* ---- register64 layout: one word a key --------------------------------- */
+
+/* A key's k bits share one 64-bit word: the word is reduce(u_0, blocks) and
+ * bit i the top 6 bits of u_{i+1} blocks mod 2^64 (filters.c's
+ * cursor_position), so the lanes build each key's mask of k bits and the
+ * word is tested or set once, not once a position.  Both passes run over a
+ * whole call: the first computes every key's word and mask and prefetches
+ * the word, the second reads or writes them. */
+LOOP void register_masks(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                         size_t count, uint64_t *word, uint64_t *mask, int rw)
+{
+    const __m512i b = _mm512_set1_epi64((long long)blocks), one = _mm512_set1_epi64(1);
+    for (size_t j = 0; j < count; j += 8) {
+        const __mmask8 lanes = lanes_of(count - j);
+        const __m512i step = _mm512_maskz_loadu_epi64(lanes, h2 + j);
+        const __m512i u0 = _mm512_maskz_loadu_epi64(lanes, h1 + j);
+        __m512i u = _mm512_add_epi64(u0, step), bits = _mm512_setzero_si512();
+        for (unsigned i = 0; i < k; i++, u = _mm512_add_epi64(u, step))
+            bits = _mm512_or_si512(bits, _mm512_sllv_epi64(one, _mm512_srli_epi64(_mm512_mullo_epi64(u, b), 58)));
+        _mm512_storeu_si512(word + j, reduce_lanes(u0, b));
+        _mm512_storeu_si512(mask + j, bits);
+    }
+    for (size_t j = 0; j < count; j++) {
+        if (rw)
+            __builtin_prefetch(&words[word[j]], 1, 3);
+        else
+            __builtin_prefetch(&words[word[j]], 0, 3);
+    }
+}
+
+void avx512_register64_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                              size_t count)
+{
+    uint64_t word[AVX512_MAX_KEYS + 8], mask[AVX512_MAX_KEYS + 8];
+    register_masks(words, blocks, k, h1, h2, count, word, mask, 1);
+    for (size_t j = 0; j < count; j++)
+        words[word[j]] |= mask[j];
+}
+
+size_t avx512_register64_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                               const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    uint64_t word[AVX512_MAX_KEYS + 8], mask[AVX512_MAX_KEYS + 8];
+    register_masks(words, blocks, k, h1, h2, count, word, mask, 0);
+    size_t yes = 0;
+    for (size_t j = 0; j < count; j += 8) {
+        const __mmask8 lanes = lanes_of(count - j);
+        const __m512i m = _mm512_loadu_si512(mask + j);
+        const __m512i w = _mm512_mask_i64gather_epi64(m, lanes, _mm512_loadu_si512(word + j), (const void *)words, 8);
+        const __mmask8 found = _mm512_mask_cmpeq_epi64_mask(lanes, _mm512_and_si512(w, m), m);
+        yes += (size_t)__builtin_popcount(found);
+        if (answer != NULL)
+            for (size_t l = 0; l < 8 && j + l < count; l++)
+                answer[j + l] = (unsigned char)((found >> l) & 1u);
+    }
+    return yes;
+}
+
 /* ---- split block layout ---------------------------------------------------- */
 
 /* The first word of each key's block: ((u >> 32) blocks) >> 32 blocks of

@@ -18,6 +18,8 @@
  *                           position then tested like a standard one;
  *                           past 2^32 bits (both layouts) 64-bit gathers,
  *                           eight keys wide;
+ *   register64 + double     the word from u_0, a mask of k bits from
+ *                           u_1 .. u_k, one load or store a key;
  *   splitblock + double     the block from u_0's top half, the eight salted
  *                           bits from its low half: one 256-bit load a key.
  *
@@ -99,6 +101,14 @@ size_t avx512_standard_query_phased_wide(const uint64_t *words, uint64_t m, unsi
                                          const uint64_t *h2, size_t count, unsigned char *answer);
 size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
                                     const uint64_t *h2, size_t count, unsigned char *answer);
+
+/* register64 layout, double scheme, blocks = m / 64 < 2^32, k <= 64: a
+ * key's k bits built into one mask, its word set or tested once;
+ * count <= AVX512_MAX_KEYS. */
+void avx512_register64_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                              size_t count);
+size_t avx512_register64_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                               const uint64_t *h2, size_t count, unsigned char *answer);
 
 /* splitblock layout, double scheme (k = 8): only u_0 = h1 is used;
  * count <= AVX512_MAX_KEYS and blocks < 2^32. */

@@ -346,9 +346,9 @@ static const char USAGE[] =
     "\n"
     "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n"
     "\n"
-    "On a CPU with AVX-512 every layout but register64 runs the eight-lane\n"
-    "loops of src/avx512.c with double hashing (standard, counting and\n"
-    "partitioned queries in phases once the filter outgrows L2);\n"
+    "On a CPU with AVX-512 every layout runs the eight-lane loops of\n"
+    "src/avx512.c with double hashing (standard, counting and partitioned\n"
+    "queries in phases once the filter outgrows L2);\n"
     "BLOOMLAB_NO_AVX512=1 in the environment times the portable loops instead.\n"
     "The CSV's '# loops:' line and the table's first line say which ran.\n";
 

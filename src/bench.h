@@ -4,9 +4,8 @@
  * What is timed.  Keys are made by keyset_fill in chunks of 64 batches
  * outside the clock; the clock runs over the filter's loops only
  * (filter_ops_for: insert_many and query_many over each chunk; on an
- * AVX-512 CPU those are avx512.h's loops for every layout but register64
- * (unblocked ones query in phases once the filter outgrows L2), and the
- * output says so; standard filters
+ * AVX-512 CPU those are avx512.h's loops for every layout (unblocked ones
+ * query in phases once the filter outgrows L2), and the output says so; standard filters
  * beyond 32 MiB stage their inserts, and ns_insert includes filter_flush).  ns_insert
  * is the mean over whole fills of an empty filter with n keys (a small
  * filter is refilled until --ops inserts have been timed); then 2e5 absent

@@ -18,8 +18,8 @@
  *            without a mispredicted branch per key; flight_step), several
  *            batches in flight at once in query_many.
  *
- * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for five
- * double-hashing pairs (the end of this file).  The answers and the bits
+ * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for every
+ * layout's double-hashing pair (the end of this file).  The answers and the bits
  * are those of filter_insert_one/filter_query_one, the one-key reference,
  * bit for bit (tests/test_batch.c).
  */
@@ -1102,6 +1102,16 @@ static size_t run_query_blocked512(const filter *f, const hash_run *run, size_t 
     return avx512_blocked512_query(f->words, f->blocks, f->k, run->h1, run->h2, keys, answer);
 }
 
+static void run_insert_register64(filter *f, const hash_run *run, size_t keys)
+{
+    avx512_register64_insert(f->words, f->blocks, f->k, run->h1, run->h2, keys);
+}
+
+static size_t run_query_register64(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
+{
+    return avx512_register64_query(f->words, f->blocks, f->k, run->h1, run->h2, keys, answer);
+}
+
 static void run_insert_splitblock(filter *f, const hash_run *run, size_t keys)
 {
     avx512_splitblock_insert(f->words, f->blocks, run->h1, keys);
@@ -1118,9 +1128,8 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
  * URL inserts took 118 against 108 ns); standard queries all k in L2,
  * phased beyond; counting and partitioned below 2^32 counters or bits the
  * same way (partitioned inserting through the portable loops once it
- * stages); blocked512 with fewer than
- * 2^32 blocks (its block choice is reduce_lanes), and so splitblock (one
- * 32 x 32-bit product). */
+ * stages); blocked512 and register64 with fewer than 2^32 blocks (the block
+ * choice is reduce_lanes), and so splitblock (one 32 x 32-bit product). */
 static run_insert_fn standard_insert_run(const filter *f)
 {
     if (f->word_count * 8 <= AVX512_STANDARD_MAX_BYTES)
@@ -1156,6 +1165,8 @@ static run_query_fn partitioned_query_run(const filter *f)
 
 static run_insert_fn blocked512_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_blocked512 : NULL; }
 static run_query_fn blocked512_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_blocked512 : NULL; }
+static run_insert_fn register64_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_register64 : NULL; }
+static run_query_fn register64_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_register64 : NULL; }
 static run_insert_fn splitblock_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_splitblock : NULL; }
 static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_splitblock : NULL; }
 
@@ -1191,6 +1202,7 @@ VECTOR_OPS(standard)
 VECTOR_OPS(counting)
 VECTOR_OPS(partitioned)
 VECTOR_OPS(blocked512)
+VECTOR_OPS(register64)
 VECTOR_OPS(splitblock)
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
@@ -1206,8 +1218,8 @@ const char *filter_ops_description(void)
 {
     return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, phased beyond; "
                              "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned "
-                             "below 2^32 positions (partitioned inserts: until it stages), blocked512 and splitblock; "
-                             "portable for the rest"
+                             "below 2^32 positions (partitioned inserts: until it stages), blocked512, register64 and "
+                             "splitblock; portable for the other schemes"
                            : "portable";
 }
 
@@ -1231,6 +1243,8 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
         USE_VECTOR_OPS(partitioned);
     else if (layout == LAYOUT_BLOCKED512)
         USE_VECTOR_OPS(blocked512);
+    else if (layout == LAYOUT_REGISTER64)
+        USE_VECTOR_OPS(register64);
     else if (layout == LAYOUT_SPLITBLOCK)
         USE_VECTOR_OPS(splitblock);
 #undef USE_VECTOR_OPS

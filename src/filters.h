@@ -33,8 +33,7 @@
  * region is in cache (filters.c says more); filter_flush() applies the rest.
  *
  * On a CPU with AVX-512, filter_ops_for() gives eight-key vector loops
- * (avx512.h) for double hashing on the standard, counting, partitioned,
- * blocked512 and split block layouts: in cache a filter's cost is
+ * (avx512.h) for double hashing on every layout: in cache a filter's cost is
  * arithmetic and these do it eight keys an instruction.  An unblocked
  * filter tests all k positions of a key while it fits in L2 and exits
  * early in phases beyond, where a position costs a memory trip; a standard one from 32 MiB

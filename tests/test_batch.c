@@ -573,17 +573,17 @@ Test(batch, avx512_blocked512_wide_equals_narrow)
         }
 }
 
-/* The AVX-512 loops are what filter_ops_for gives for standard,
- * partitioned, blocked512 and splitblock with double hashing exactly when
- * the CPU has AVX-512 (so the tests above ran them here, or say why not),
- * and BLOOMLAB_NO_AVX512 turns them off. */
+/* The AVX-512 loops are what filter_ops_for gives for every layout with
+ * double hashing exactly when the CPU has AVX-512 (so the tests above ran
+ * them here, or say why not), and BLOOMLAB_NO_AVX512 turns them off. */
 Test(batch, avx512_dispatch)
 {
-    static const layout_kind FAST[] = {LAYOUT_STANDARD, LAYOUT_PARTITIONED, LAYOUT_BLOCKED512, LAYOUT_SPLITBLOCK};
+    static const layout_kind FAST[] = {LAYOUT_STANDARD,   LAYOUT_COUNTING,   LAYOUT_PARTITIONED,
+                                       LAYOUT_BLOCKED512, LAYOUT_REGISTER64, LAYOUT_SPLITBLOCK};
     const int usable = avx512_usable();
     if (!usable)
         cr_log_warn("this CPU has no AVX-512: only the portable loops were tested");
-    for (size_t l = 0; l < 4; l++) {
+    for (size_t l = 0; l < sizeof FAST / sizeof FAST[0]; l++) {
         int differs = filter_ops_for(FAST[l], SCHEME_DOUBLE).query != filter_ops_portable(FAST[l], SCHEME_DOUBLE).query;
         cr_assert_eq(differs, usable, "%s/double", layout_name(FAST[l]));
     }
