@@ -1125,48 +1125,45 @@ static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t 
     return avx512_splitblock_query(f->words, f->blocks, run->h1, keys, answer);
 }
 
-/* Which run loop fits a filter, or NULL for the portable loops: standard
- * inserts up to 32 MiB, or staging below 2^32 bits (past it the four-
- * product positions gained nothing on the portable ones: the full crawler's
- * URL inserts took 118 against 108 ns); standard queries all k in L2,
- * phased beyond; counting and partitioned below 2^32 counters or bits the
- * same way (inserting through the portable loops past 32 MiB, or once a
- * partitioned filter stages); blocked512 and register64 with fewer than 2^32 blocks (the block
- * choice is reduce_lanes), and so splitblock (one 32 x 32-bit product). */
+/* Which run loop fits a filter, or NULL for the portable loops: unblocked
+ * inserts up to 32 MiB, and a standard filter's staged inserts below 2^32
+ * bits (past it the four-product positions gained nothing on the portable
+ * ones: the full crawler's URL inserts took 118 against 108 ns); unblocked
+ * queries all k in L2, phased beyond (counting and partitioned below 2^32
+ * positions); blocked512 and register64 with fewer than 2^32 blocks (the
+ * block choice is reduce_lanes), and so splitblock (one 32 x 32-bit
+ * product). */
+static int inserts_direct(const filter *f) { return f->word_count * 8 <= AVX512_INSERT_MAX_BYTES; }
+static int fits_in_l2(const filter *f) { return f->word_count * 8 <= cache_l2_bytes(); }
+
 static run_insert_fn standard_insert_run(const filter *f)
 {
-    if (f->word_count * 8 <= AVX512_INSERT_MAX_BYTES)
+    if (inserts_direct(f))
         return run_insert_standard;
     return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged : NULL;
 }
 
 static run_query_fn standard_query_run(const filter *f)
 {
-    return f->word_count * 8 <= cache_l2_bytes() ? run_query_standard : run_query_standard_phased;
+    return fits_in_l2(f) ? run_query_standard : run_query_standard_phased;
 }
 
-static run_insert_fn counting_insert_run(const filter *f)
-{
-    return f->word_count * 8 <= AVX512_INSERT_MAX_BYTES ? run_insert_counting : NULL;
-}
+static run_insert_fn counting_insert_run(const filter *f) { return inserts_direct(f) ? run_insert_counting : NULL; }
 
 static run_query_fn counting_query_run(const filter *f)
 {
     if (f->m >= (1ULL << 32))
         return NULL;
-    return f->word_count * 8 <= cache_l2_bytes() ? run_query_counting : run_query_counting_phased;
+    return fits_in_l2(f) ? run_query_counting : run_query_counting_phased;
 }
 
-static run_insert_fn partitioned_insert_run(const filter *f)
-{
-    return f->word_count * 8 <= AVX512_INSERT_MAX_BYTES ? run_insert_partitioned : NULL;
-}
+static run_insert_fn partitioned_insert_run(const filter *f) { return inserts_direct(f) ? run_insert_partitioned : NULL; }
 
 static run_query_fn partitioned_query_run(const filter *f)
 {
     if (f->m >= (1ULL << 32))
         return NULL;
-    return f->word_count * 8 <= cache_l2_bytes() ? run_query_partitioned : run_query_partitioned_phased;
+    return fits_in_l2(f) ? run_query_partitioned : run_query_partitioned_phased;
 }
 
 static run_insert_fn blocked512_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_blocked512 : NULL; }
