@@ -3,21 +3,20 @@
  * In cache, a Bloom filter's cost is arithmetic, not memory: for k = 7 a
  * key is one hash, seven multiply-shift reductions and seven bit tests.
  * These loops do that for eight keys in each instruction, and fetch a
- * position of all eight with one gather.  They exist for the pairs that
- * sweeps and the bench use most:
+ * position of all eight with one gather.  They exist for every layout with
+ * double hashing, the scheme sweeps and the bench use most:
  *
  *   xxh3_64 on 8-byte keys  the 4-to-8-byte path of XXH3 and the double
  *                           hashing split h2 = mix64(h1), eight lanes;
  *   standard + double       u_i = h1 + i h2, pos = floor(u_i m / 2^64) by a
  *                           64 x 64 -> high-64 product made of four 32-bit
- *                           products (two when m < 2^32), then gather; all
- *                           k in cache, in phases with early exit beyond;
+ *                           products (two when m < 2^32), then gather (of
+ *                           64-bit words, eight keys wide, past 2^32 bits);
+ *                           all k in cache, in phases with early exit beyond;
  *   counting + double       the same positions over 4-bit counters;
  *   partitioned + double    the same with slice i's offset and length;
  *   blocked512 + double     the block from u_0, bits from u_1 .. u_k, each
  *                           position then tested like a standard one;
- *                           past 2^32 bits (both layouts) 64-bit gathers,
- *                           eight keys wide;
  *   register64 + double     the word from u_0, a mask of k bits from
  *                           u_1 .. u_k, one load or store a key;
  *   splitblock + double     the block from u_0's top half, the eight salted
