@@ -333,16 +333,14 @@ LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t rang
     return yes;
 }
 
-void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                            size_t count)
+void avx512_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_STANDARD, words, m, NULL, k, h1, h2, count);
+    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count);
 }
 
-size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                             const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_standard_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(POS_STANDARD, 0, words, m, NULL, k, h1, h2, count, answer);
+    return probe_query(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer);
 }
 
 /* ---- standard layout beyond L2: early exit, lanes kept full ---------------- */
@@ -429,74 +427,63 @@ LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, 
     return live;
 }
 
-size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                                    const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_standard_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    if (m < (1ULL << 32))
-        return query_phased(POS_STANDARD, 0, words, m, NULL, k, h1, h2, count, answer);
-    return avx512_standard_query_phased_wide(words, m, k, h1, h2, count, answer);
+    if (f->m < (1ULL << 32))
+        return query_phased(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer);
+    return avx512_standard_query_phased_wide(f, h1, h2, count, answer);
 }
 
-size_t avx512_standard_query_phased_wide(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                                         const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_standard_query_phased_wide(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return query_phased(POS_STANDARD_WIDE, 1, words, m, NULL, k, h1, h2, count, answer);
+    return query_phased(POS_STANDARD_WIDE, 1, f->words, f->m, NULL, f->k, h1, h2, count, answer);
 }
 
-void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                              const uint64_t *h2, size_t count)
+void avx512_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_BLOCKED, words, blocks, NULL, k, h1, h2, count);
+    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count);
 }
 
-size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                               const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_blocked512_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    if (blocks < (1ULL << 23)) /* m = 512 blocks < 2^32: positions fit 32 bits */
-        return probe_query(POS_BLOCKED, 0, words, blocks, NULL, k, h1, h2, count, answer);
-    return avx512_blocked512_query_wide(words, blocks, k, h1, h2, count, answer);
+    if (f->blocks < (1ULL << 23)) /* m = 512 blocks < 2^32: positions fit 32 bits */
+        return probe_query(POS_BLOCKED, 0, f->words, f->blocks, NULL, f->k, h1, h2, count, answer);
+    return avx512_blocked512_query_wide(f, h1, h2, count, answer);
 }
 
-size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                                    const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_blocked512_query_wide(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(POS_BLOCKED, 1, words, blocks, NULL, k, h1, h2, count, answer);
+    return probe_query(POS_BLOCKED, 1, f->words, f->blocks, NULL, f->k, h1, h2, count, answer);
 }
 
-void avx512_partitioned_insert(uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
-                               const uint64_t *h2, size_t count)
+void avx512_partitioned_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_PARTITIONED, words, 0, slice, k, h1, h2, count);
+    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count);
 }
 
-size_t avx512_partitioned_query(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
-                                const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_partitioned_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(POS_PARTITIONED, 0, words, 0, slice, k, h1, h2, count, answer);
+    return probe_query(POS_PARTITIONED, 0, f->words, 0, f->slice_start, f->k, h1, h2, count, answer);
 }
 
-size_t avx512_partitioned_query_phased(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
-                                       const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_partitioned_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return query_phased(POS_PARTITIONED, 0, words, 0, slice, k, h1, h2, count, answer);
+    return query_phased(POS_PARTITIONED, 0, f->words, 0, f->slice_start, f->k, h1, h2, count, answer);
 }
 
-uint64_t avx512_counting_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                                size_t count)
+void avx512_counting_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    return probe_insert(POS_COUNTING, words, m, NULL, k, h1, h2, count);
+    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count);
 }
 
-size_t avx512_counting_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                             const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_counting_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return probe_query(POS_COUNTING, 0, words, m, NULL, k, h1, h2, count, answer);
+    return probe_query(POS_COUNTING, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer);
 }
 
-size_t avx512_counting_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                                    const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_counting_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return query_phased(POS_COUNTING, 0, words, m, NULL, k, h1, h2, count, answer);
+    return query_phased(POS_COUNTING, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer);
 }
 
 /* The count k positions of the keys, eight keys at a time, position-major. */
@@ -555,20 +542,20 @@ LOOP void register_masks(const uint64_t *words, uint64_t blocks, unsigned k, con
     }
 }
 
-void avx512_register64_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                              size_t count)
+void avx512_register64_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
+    uint64_t *words = f->words;
     uint64_t word[AVX512_MAX_KEYS + 8], mask[AVX512_MAX_KEYS + 8];
-    register_masks(words, blocks, k, h1, h2, count, word, mask, 1);
+    register_masks(words, f->blocks, f->k, h1, h2, count, word, mask, 1);
     for (size_t j = 0; j < count; j++)
         words[word[j]] |= mask[j];
 }
 
-size_t avx512_register64_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                               const uint64_t *h2, size_t count, unsigned char *answer)
+size_t avx512_register64_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
+    const uint64_t *words = f->words;
     uint64_t word[AVX512_MAX_KEYS + 8], mask[AVX512_MAX_KEYS + 8];
-    register_masks(words, blocks, k, h1, h2, count, word, mask, 0);
+    register_masks(words, f->blocks, f->k, h1, h2, count, word, mask, 0);
     size_t yes = 0;
     for (size_t j = 0; j < count; j += 8) {
         const __mmask8 lanes = lanes_of(count - j);
@@ -611,10 +598,12 @@ LOOP __m256i splitblock_mask(uint64_t u)
  * tested: beyond the cache, about a memory latency of work. */
 #define SPLITBLOCK_AHEAD 16
 
-void avx512_splitblock_insert(uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count)
+void avx512_splitblock_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
+    (void)h2; /* a split block key's bits come from h1 alone */
+    uint64_t *words = f->words;
     uint64_t first[AVX512_MAX_KEYS];
-    splitblock_words(blocks, h1, count, first);
+    splitblock_words(f->blocks, h1, count, first);
     for (size_t j = 0; j < count && j < SPLITBLOCK_AHEAD; j++)
         __builtin_prefetch(&words[first[j]], 1, 3);
     for (size_t j = 0; j < count; j++) {
@@ -625,11 +614,12 @@ void avx512_splitblock_insert(uint64_t *words, uint64_t blocks, const uint64_t *
     }
 }
 
-size_t avx512_splitblock_query(const uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count,
-                               unsigned char *answer)
+size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
+    (void)h2;
+    const uint64_t *words = f->words;
     uint64_t first[AVX512_MAX_KEYS];
-    splitblock_words(blocks, h1, count, first);
+    splitblock_words(f->blocks, h1, count, first);
     for (size_t j = 0; j < count && j < SPLITBLOCK_AHEAD; j++)
         __builtin_prefetch(&words[first[j]], 0, 3);
     size_t yes = 0;

@@ -34,85 +34,57 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filters.h"
 #include "keys.h"
 
 /* 1 when the CPU has AVX-512 F, DQ, VL and BMI2, and BLOOMLAB_NO_AVX512 is unset. */
 int avx512_usable(void);
 
-/* The most keys one call of the loops that keep per-key state on the stack
- * (splitblock, the phased standard query) takes. */
+/* The most keys one call of the layout loops below takes (they keep
+ * per-key state on the stack). */
 #define AVX512_MAX_KEYS 256
 
 /* h1 = XXH3_64bits_withSeed(key, 8, seed), h2 = mix64(h1) for every key of
  * the batch; returns -1 (and writes nothing) unless every key is 8 bytes. */
 int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2);
 
-/* standard layout, double scheme, k <= 64: the k positions of count keys
- * given their (h1, h2); insert (m < 2^32) sets them, query (m < 2^32)
- * returns how many keys found all k set and writes answer[j] (when answer
- * is not NULL). */
-void avx512_standard_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                            size_t count);
-size_t avx512_standard_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                             const uint64_t *h2, size_t count, unsigned char *answer);
-/* The same answers with early exit, for filters beyond L2 (avx512.c says
- * why), any m: count <= AVX512_MAX_KEYS. */
-size_t avx512_standard_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                                    const uint64_t *h2, size_t count, unsigned char *answer);
+/* The loops of every layout, double scheme (k <= 64), all of one shape:
+ * the count keys given by their (h1, h2) (count <= AVX512_MAX_KEYS, and
+ * the limits below); insert sets their positions, query returns how many
+ * found all k set and writes answer[j] (when answer is not NULL).  The
+ * bits and answers are filters.c's. */
+typedef void avx512_insert_fn(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count);
+typedef size_t avx512_query_fn(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                               unsigned char *answer);
+
+/* standard, m < 2^32 (all k positions: the loop for filters in L2) */
+avx512_insert_fn avx512_standard_insert;
+avx512_query_fn avx512_standard_query;
+/* standard, any m: the same answers with early exit, for filters beyond L2
+ * (avx512.c says why) */
+avx512_query_fn avx512_standard_query_phased;
+/* counting, m < 2^32 counters: insert adds 1 to each counter below 15 and
+ * counts the increments lost at 15 in f->saturations */
+avx512_insert_fn avx512_counting_insert;
+avx512_query_fn avx512_counting_query, avx512_counting_query_phased;
+/* partitioned, m < 2^32: position i = slice_start[i] + reduce(u_i, slice i's length) */
+avx512_insert_fn avx512_partitioned_insert;
+avx512_query_fn avx512_partitioned_query, avx512_partitioned_query_phased;
+/* blocked512, register64 and splitblock: fewer than 2^32 blocks; a split
+ * block key's bits come from u_0 = h1 alone (k = 8) */
+avx512_insert_fn avx512_blocked512_insert, avx512_register64_insert, avx512_splitblock_insert;
+avx512_query_fn avx512_blocked512_query, avx512_register64_query, avx512_splitblock_query;
+
+/* The loops avx512_standard_query_phased and avx512_blocked512_query take
+ * from 2^32 bits on (64-bit products and gathers), callable at any size so
+ * that the tests can hold them to the narrow ones on small filters. */
+avx512_query_fn avx512_standard_query_phased_wide, avx512_blocked512_query_wide;
+
 /* The positions themselves, any m (the tests check the 64 x 64 reduction
- * with it), for the staged inserts of filters.c:
- * the count k positions of the keys, in no particular order, into pos,
- * which needs room for count k + 8 (a vector store may run past the last). */
+ * with it), for the staged inserts of filters.c: the count k positions of
+ * the keys, in no particular order, into pos, which needs room for
+ * count k + 8 (a vector store may run past the last). */
 void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
                                uint64_t *pos);
-
-/* blocked512 layout, double scheme, blocks = m / 512 < 2^32, k <= 64: the
- * same for the positions of filters.h's blocked512. */
-void avx512_blocked512_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                              const uint64_t *h2, size_t count);
-size_t avx512_blocked512_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                               const uint64_t *h2, size_t count, unsigned char *answer);
-
-/* partitioned layout, double scheme, m < 2^32, k <= 64: the same for
- * position i = slice[i] + reduce(u_i, slice[i+1] - slice[i]) (filters.h's
- * slice_start); the phased query for filters beyond L2. */
-void avx512_partitioned_insert(uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
-                               const uint64_t *h2, size_t count);
-size_t avx512_partitioned_query(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
-                                const uint64_t *h2, size_t count, unsigned char *answer);
-size_t avx512_partitioned_query_phased(const uint64_t *words, const uint64_t *slice, unsigned k, const uint64_t *h1,
-                                       const uint64_t *h2, size_t count, unsigned char *answer);
-
-/* counting layout, double scheme, m < 2^32 counters, k <= 64: the standard
- * positions over 4-bit counters; insert adds 1 to each counter below 15
- * and returns how many increments were lost at 15. */
-uint64_t avx512_counting_insert(uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                                size_t count);
-size_t avx512_counting_query(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                             const uint64_t *h2, size_t count, unsigned char *answer);
-size_t avx512_counting_query_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                                    const uint64_t *h2, size_t count, unsigned char *answer);
-
-/* The loops the two queries above take from 2^32 bits on (64-bit products
- * and gathers), callable at any size so that the tests can hold them to
- * the narrow ones on small filters. */
-size_t avx512_standard_query_phased_wide(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1,
-                                         const uint64_t *h2, size_t count, unsigned char *answer);
-size_t avx512_blocked512_query_wide(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                                    const uint64_t *h2, size_t count, unsigned char *answer);
-
-/* register64 layout, double scheme, blocks = m / 64 < 2^32, k <= 64: a
- * key's k bits built into one mask, its word set or tested once;
- * count <= AVX512_MAX_KEYS. */
-void avx512_register64_insert(uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                              size_t count);
-size_t avx512_register64_query(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
-                               const uint64_t *h2, size_t count, unsigned char *answer);
-
-/* splitblock layout, double scheme (k = 8): only u_0 = h1 is used;
- * count <= AVX512_MAX_KEYS and blocks < 2^32. */
-void avx512_splitblock_insert(uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count);
-size_t avx512_splitblock_query(const uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count,
-                               unsigned char *answer);
 
 #endif

@@ -1006,15 +1006,15 @@ static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size
 
 static size_t run_length(size_t count, size_t b) { return count - b < AVX512_RUN_BATCHES ? count - b : AVX512_RUN_BATCHES; }
 
-/* What one run of hashed keys does to a filter, per layout. */
-typedef void (*run_insert_fn)(filter *f, const hash_run *run, size_t keys);
-typedef size_t (*run_query_fn)(const filter *f, const hash_run *run, size_t keys, unsigned char *answer);
+/* What one run of hashed keys does to a filter, per layout: a loop of avx512.h. */
+typedef avx512_insert_fn *run_insert_fn;
+typedef avx512_query_fn *run_query_fn;
 
 static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count, run_insert_fn insert)
 {
     hash_run run;
     for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES)
-        insert(f, &run, split_hashes(ctx, batches + b, run_length(count, b), &run));
+        insert(f, run.h1, run.h2, split_hashes(ctx, batches + b, run_length(count, b), &run));
 }
 
 static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
@@ -1025,104 +1025,25 @@ static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch
     size_t yes = 0;
     for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
         const size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
-        yes += query(f, &run, keys, answer);
+        yes += query(f, run.h1, run.h2, keys, answer);
         if (answer != NULL)
             answer += keys;
     }
     return yes;
 }
 
-/* standard in cache */
-static void run_insert_standard(filter *f, const hash_run *run, size_t keys)
-{
-    avx512_standard_insert(f->words, f->m, f->k, run->h1, run->h2, keys);
-}
-
-static size_t run_query_standard(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_standard_query(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
-}
-
-/* standard beyond L2 */
-static size_t run_query_standard_phased(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_standard_query_phased(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
-}
-
 /* standard beyond the cache, staging (m < 2^32): positions from the vector
  * unit, sorted into their buckets. */
-static void run_insert_staged(filter *f, const hash_run *run, size_t keys)
+static void run_insert_staged(filter *f, const uint64_t *h1, const uint64_t *h2, size_t keys)
 {
     uint64_t pos[KEY_BATCH * FILTER_K_MAX + 8];
     for (size_t j = 0; j < keys; j += KEY_BATCH) {
         const size_t group = keys - j < KEY_BATCH ? keys - j : KEY_BATCH;
-        avx512_standard_positions(f->m, f->k, run->h1 + j, run->h2 + j, group, pos);
+        avx512_standard_positions(f->m, f->k, h1 + j, h2 + j, group, pos);
         for (size_t t = 0; t < group * f->k; t++)
             stage_add(f->words, f->stage, pos[t]);
     }
     f->stage->dirty = 1;
-}
-
-/* counting (m < 2^32 counters): in cache, and queries phased beyond L2 */
-static void run_insert_counting(filter *f, const hash_run *run, size_t keys)
-{
-    f->saturations += avx512_counting_insert(f->words, f->m, f->k, run->h1, run->h2, keys);
-}
-
-static size_t run_query_counting(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_counting_query(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
-}
-
-static size_t run_query_counting_phased(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_counting_query_phased(f->words, f->m, f->k, run->h1, run->h2, keys, answer);
-}
-
-/* partitioned (m < 2^32): in cache, and queries phased beyond L2 */
-static void run_insert_partitioned(filter *f, const hash_run *run, size_t keys)
-{
-    avx512_partitioned_insert(f->words, f->slice_start, f->k, run->h1, run->h2, keys);
-}
-
-static size_t run_query_partitioned(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_partitioned_query(f->words, f->slice_start, f->k, run->h1, run->h2, keys, answer);
-}
-
-static size_t run_query_partitioned_phased(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_partitioned_query_phased(f->words, f->slice_start, f->k, run->h1, run->h2, keys, answer);
-}
-
-static void run_insert_blocked512(filter *f, const hash_run *run, size_t keys)
-{
-    avx512_blocked512_insert(f->words, f->blocks, f->k, run->h1, run->h2, keys);
-}
-
-static size_t run_query_blocked512(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_blocked512_query(f->words, f->blocks, f->k, run->h1, run->h2, keys, answer);
-}
-
-static void run_insert_register64(filter *f, const hash_run *run, size_t keys)
-{
-    avx512_register64_insert(f->words, f->blocks, f->k, run->h1, run->h2, keys);
-}
-
-static size_t run_query_register64(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_register64_query(f->words, f->blocks, f->k, run->h1, run->h2, keys, answer);
-}
-
-static void run_insert_splitblock(filter *f, const hash_run *run, size_t keys)
-{
-    avx512_splitblock_insert(f->words, f->blocks, run->h1, keys);
-}
-
-static size_t run_query_splitblock(const filter *f, const hash_run *run, size_t keys, unsigned char *answer)
-{
-    return avx512_splitblock_query(f->words, f->blocks, run->h1, keys, answer);
 }
 
 /* Which run loop fits a filter, or NULL for the portable loops: unblocked
@@ -1139,39 +1060,39 @@ static int fits_in_l2(const filter *f) { return f->word_count * 8 <= cache_l2_by
 static run_insert_fn standard_insert_run(const filter *f)
 {
     if (inserts_direct(f))
-        return run_insert_standard;
+        return avx512_standard_insert;
     return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged : NULL;
 }
 
 static run_query_fn standard_query_run(const filter *f)
 {
-    return fits_in_l2(f) ? run_query_standard : run_query_standard_phased;
+    return fits_in_l2(f) ? avx512_standard_query : avx512_standard_query_phased;
 }
 
-static run_insert_fn counting_insert_run(const filter *f) { return inserts_direct(f) ? run_insert_counting : NULL; }
+static run_insert_fn counting_insert_run(const filter *f) { return inserts_direct(f) ? avx512_counting_insert : NULL; }
 
 static run_query_fn counting_query_run(const filter *f)
 {
     if (f->m >= (1ULL << 32))
         return NULL;
-    return fits_in_l2(f) ? run_query_counting : run_query_counting_phased;
+    return fits_in_l2(f) ? avx512_counting_query : avx512_counting_query_phased;
 }
 
-static run_insert_fn partitioned_insert_run(const filter *f) { return inserts_direct(f) ? run_insert_partitioned : NULL; }
+static run_insert_fn partitioned_insert_run(const filter *f) { return inserts_direct(f) ? avx512_partitioned_insert : NULL; }
 
 static run_query_fn partitioned_query_run(const filter *f)
 {
     if (f->m >= (1ULL << 32))
         return NULL;
-    return fits_in_l2(f) ? run_query_partitioned : run_query_partitioned_phased;
+    return fits_in_l2(f) ? avx512_partitioned_query : avx512_partitioned_query_phased;
 }
 
-static run_insert_fn blocked512_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_blocked512 : NULL; }
-static run_query_fn blocked512_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_blocked512 : NULL; }
-static run_insert_fn register64_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_register64 : NULL; }
-static run_query_fn register64_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_register64 : NULL; }
-static run_insert_fn splitblock_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_insert_splitblock : NULL; }
-static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? run_query_splitblock : NULL; }
+static run_insert_fn blocked512_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_blocked512_insert : NULL; }
+static run_query_fn blocked512_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_blocked512_query : NULL; }
+static run_insert_fn register64_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_register64_insert : NULL; }
+static run_query_fn register64_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_register64_query : NULL; }
+static run_insert_fn splitblock_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_splitblock_insert : NULL; }
+static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_splitblock_query : NULL; }
 
 /* The four ops of a vector pair: the run loop that fits, else the portable
  * loops stamped above. */

@@ -444,15 +444,13 @@ static void split_keys(const keyset *ks, uint64_t seed, uint64_t n, key_side sid
  * filter (through the layout's own functions). */
 static size_t all_k_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return f->layout == LAYOUT_PARTITIONED ? avx512_partitioned_query(f->words, f->slice_start, f->k, h1, h2, count, answer)
-                                           : avx512_standard_query(f->words, f->m, f->k, h1, h2, count, answer);
+    return (f->layout == LAYOUT_PARTITIONED ? avx512_partitioned_query : avx512_standard_query)(f, h1, h2, count, answer);
 }
 
 static size_t phased_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return f->layout == LAYOUT_PARTITIONED
-               ? avx512_partitioned_query_phased(f->words, f->slice_start, f->k, h1, h2, count, answer)
-               : avx512_standard_query_phased(f->words, f->m, f->k, h1, h2, count, answer);
+    return (f->layout == LAYOUT_PARTITIONED ? avx512_partitioned_query_phased : avx512_standard_query_phased)(
+        f, h1, h2, count, answer);
 }
 
 /* The phased AVX-512 queries (standard, partitioned), and the standard
@@ -493,7 +491,7 @@ Test(batch, avx512_phased_equals_all_k)
                              layout_name(layout), (unsigned long long)m, k, count, side);
                 cr_assert_eq(phased_query(&f, h1, h2, count, NULL), yes);
                 if (layout == LAYOUT_STANDARD) {
-                    cr_assert_eq(avx512_standard_query_phased_wide(f.words, m, k, h1, h2, count, wide), yes);
+                    cr_assert_eq(avx512_standard_query_phased_wide(&f, h1, h2, count, wide), yes);
                     cr_assert_eq(memcmp(all_k, wide, count), 0, "wide: m=%llu k=%u count=%zu side %d",
                                  (unsigned long long)m, k, count, side);
                 }
@@ -561,8 +559,8 @@ Test(batch, avx512_blocked512_wide_equals_narrow)
             split_keys(st.ks, st.seed, n, KEY_ABSENT, HALF, h1 + HALF, h2 + HALF);
             unsigned char narrow[AVX512_MAX_KEYS], wide[AVX512_MAX_KEYS];
             for (size_t count = 1; count <= AVX512_MAX_KEYS; count += 51) {
-                size_t yes = avx512_blocked512_query(f.words, f.blocks, k, h1, h2, count, narrow);
-                cr_assert_eq(avx512_blocked512_query_wide(f.words, f.blocks, k, h1, h2, count, wide), yes);
+                size_t yes = avx512_blocked512_query(&f, h1, h2, count, narrow);
+                cr_assert_eq(avx512_blocked512_query_wide(&f, h1, h2, count, wide), yes);
                 cr_assert_eq(memcmp(narrow, wide, count), 0, "blocks=%llu k=%u count=%zu",
                              (unsigned long long)f.blocks, k, count);
                 for (size_t t = 0; t < count && t < HALF; t++)
