@@ -107,7 +107,7 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
     return 0;
 }
 
-/* ---- standard and blocked512 layouts --------------------------------------- */
+/* ---- the bit and counter layouts: positions, inserts, all-k queries -------- */
 
 /* floor(u r / 2^64) in every lane, for r < 2^32 (the top comment). */
 LOOP __m512i reduce_lanes(__m512i u, __m512i r)
@@ -343,11 +343,11 @@ size_t avx512_standard_query(const filter *f, const uint64_t *h1, const uint64_t
     return probe_query(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer);
 }
 
-/* ---- standard layout beyond L2: early exit, lanes kept full ---------------- */
+/* ---- unblocked layouts beyond L2: early exit, lanes kept full -------------- */
 
-/* Beyond L2 a position costs a line from L3 or DRAM, and an absent key
- * needs only sum_{i<k} f^i of its k lines (1.98 at fill 1/2, k = 7): the
- * rest follow its first zero.  probe_query fetches all k.  Here the keys
+/* Beyond L2 a position of a standard, counting or partitioned filter costs
+ * a line from L3 or DRAM, and an absent key needs only sum_{i<k} f^i of its
+ * k lines (1.98 at fill 1/2, k = 7): the rest follow its first zero.  probe_query fetches all k.  Here the keys
  * go through the phases of filters.c's flight_step -- positions [0, 1),
  * [1, 3), [3, 7), ... -- and after each phase the keys that found all
  * their bits set are compressed to the front of the list (vpcompress), so

@@ -294,16 +294,12 @@ static int time_filter(const bench_cell *c, bench_timing *out)
 static double time_harness_queries(const bench_cell *c, const filter *f, const filter_ops *ops,
                                    const scheme_ctx *ctx)
 {
-    key_batch batch[SWEEP_QUERY_BATCHES];
+    const uint64_t chunk_keys = SWEEP_QUERY_BATCHES * KEY_BATCH;
     uint64_t yes = 0;
     double t0 = now_seconds();
-    for (uint64_t i = 0; i < c->ops;) {
-        size_t made = 0;
-        for (; made < SWEEP_QUERY_BATCHES && i < c->ops; made++, i += KEY_BATCH)
-            keyset_fill(c->keys, c->seed, c->n, KEY_ABSENT, i, c->ops - i < KEY_BATCH ? (size_t)(c->ops - i) : KEY_BATCH,
-                        &batch[made]);
-        yes += ops->query_many(f, ctx, batch, made);
-    }
+    for (uint64_t i = 0; i < c->ops; i += chunk_keys)
+        yes += sweep_query_chunk(f, ops, ctx, c->keys, c->seed, c->n, KEY_ABSENT, i,
+                                 c->ops - i < chunk_keys ? c->ops : i + chunk_keys);
     double t1 = now_seconds();
     __asm__ volatile("" : : "r"(yes));
     return 1e9 * (t1 - t0) / (double)c->ops;

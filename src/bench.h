@@ -15,8 +15,8 @@
  * ns_present are means over --ops queries of keys never inserted and of
  * inserted keys; ns_absent_sweep calls query_many over SWEEP_QUERY_BATCHES
  * batches at a time, as sweep.c does.  The `harness` rows time what a sweep
- * pays per query: keyset_fill and query_many together, a sweep's batches at
- * a time, on a filter of half this machine's L2 (cache.h).
+ * pays per query -- sweep_query_chunk itself, keyset_fill and query_many
+ * together -- on a filter of half this machine's L2 (cache.h).
  *
  * The ceiling.  For each size, a buffer of that many bytes (huge pages, as
  * filters get) is read at random cache lines two ways:

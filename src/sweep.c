@@ -101,6 +101,16 @@ static void remove_range(const trial_setup *t, filter *f, uint64_t first, uint64
     }
 }
 
+uint64_t sweep_query_chunk(const filter *f, const filter_ops *ops, const scheme_ctx *ctx, const keyset *ks,
+                           uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end)
+{
+    key_batch batch[SWEEP_QUERY_BATCHES];
+    size_t made = 0;
+    for (uint64_t i = first; made < SWEEP_QUERY_BATCHES && i < end; i += KEY_BATCH, made++)
+        keyset_fill(ks, seed, n, side, i, (size_t)batch_size(i, end), &batch[made]);
+    return ops->query_many(f, ctx, batch, made);
+}
+
 /* Count "probably" answers over keys [first, end) of one side; parallel when asked. */
 static uint64_t query_range(const trial_setup *t, const filter *f, key_side side, uint64_t first,
                             uint64_t end, int parallel)
@@ -112,11 +122,9 @@ static uint64_t query_range(const trial_setup *t, const filter *f, key_side side
     for (uint64_t c = 0; c < chunks; c++) {
         if (interrupted) /* an OpenMP loop cannot break: skip the rest */
             continue;
-        key_batch batch[SWEEP_QUERY_BATCHES];
-        size_t made = 0;
-        for (uint64_t i = first + c * chunk_keys; made < SWEEP_QUERY_BATCHES && i < end; i += KEY_BATCH, made++)
-            keyset_fill(t->ks, t->seed, t->c->n, side, i, (size_t)batch_size(i, end), &batch[made]);
-        yes += t->ops.query_many(f, &t->ctx, batch, made);
+        const uint64_t from = first + c * chunk_keys;
+        yes += sweep_query_chunk(f, &t->ops, &t->ctx, t->ks, t->seed, t->c->n, side, from,
+                                 end - from < chunk_keys ? end : from + chunk_keys);
     }
     return yes;
 }

@@ -35,9 +35,15 @@ typedef struct {
 int sweep_run(const experiment *e, const sweep_options *opt);
 
 /* Batches a sweep makes and asks at once (query_many keeps several in
- * flight, which beyond the cache hides each one's memory latency); the
- * bench times the same calls. */
+ * flight, which beyond the cache hides each one's memory latency). */
 #define SWEEP_QUERY_BATCHES 8
+
+/* How a sweep asks keys [first, end) of one side of a trial that inserted
+ * n (end - first <= SWEEP_QUERY_BATCHES x KEY_BATCH): made into batches by
+ * keyset_fill, asked through one query_many.  Returns the "probably" count.
+ * The bench's harness rows time this very call. */
+uint64_t sweep_query_chunk(const filter *f, const filter_ops *ops, const scheme_ctx *ctx, const keyset *ks,
+                           uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end);
 
 /* The CSV header, shared by run, sweep and merge. */
 extern const char SWEEP_HEADER[];
