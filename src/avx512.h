@@ -57,12 +57,26 @@ typedef void avx512_insert_fn(filter *f, const uint64_t *h1, const uint64_t *h2,
 typedef size_t avx512_query_fn(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
                                unsigned char *answer);
 
+/* The same loops taking the keys themselves, for xxh3_64 + double on 8-byte
+ * keys: key[j] is key j's 8 bytes read as a little-endian word
+ * (avx512_keys8), hashed with the seed inside the loop, a group of keys
+ * ahead of the probes (avx512.c says why).  The bits and answers are the
+ * same as the loops' above on avx512_xxh3_64_split's (h1, h2). */
+typedef size_t avx512_query_keys8_fn(const filter *f, uint64_t seed, const uint64_t *key, size_t count,
+                                     unsigned char *answer);
+
+/* The 8-byte keys of batches [0, count) side by side, as little-endian
+ * words, into key (room for AVX512_MAX_KEYS + 8: a vector store may run
+ * past the last); returns how many, or -1 if some key is not 8 bytes long. */
+long avx512_keys8(const key_batch *batches, size_t count, uint64_t *key);
+
 /* standard, m < 2^32 (all k positions: the loop for filters in L2) */
 avx512_insert_fn avx512_standard_insert;
 avx512_query_fn avx512_standard_query;
 /* standard, any m: the same answers with early exit, for filters beyond L2
  * (avx512.c says why) */
 avx512_query_fn avx512_standard_query_phased;
+avx512_query_keys8_fn avx512_standard_query_keys8, avx512_counting_query_keys8, avx512_partitioned_query_keys8;
 /* counting, m < 2^32 counters: insert adds 1 to each counter below 15 and
  * counts the increments lost at 15 in f->saturations */
 avx512_insert_fn avx512_counting_insert;

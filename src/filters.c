@@ -980,6 +980,7 @@ _Static_assert(AVX512_RUN_BATCHES * KEY_BATCH <= AVX512_MAX_KEYS, "a run fits ev
 typedef struct {
     uint64_t h1[AVX512_RUN_BATCHES * KEY_BATCH];
     uint64_t h2[AVX512_RUN_BATCHES * KEY_BATCH];
+    uint64_t key[AVX512_RUN_BATCHES * KEY_BATCH + 8]; /* the 8-byte keys, for the loops that hash them */
 } hash_run;
 
 /* The (h1, h2) of batches [0, count), count <= AVX512_RUN_BATCHES, side by
@@ -1006,9 +1007,14 @@ static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size
 
 static size_t run_length(size_t count, size_t b) { return count - b < AVX512_RUN_BATCHES ? count - b : AVX512_RUN_BATCHES; }
 
-/* What one run of hashed keys does to a filter, per layout: a loop of avx512.h. */
+/* What one run of keys does to a filter, per layout: a loop of avx512.h
+ * taking the keys hashed or, for xxh3_64 on 8-byte keys where the layout
+ * has one, the loop that hashes them itself. */
 typedef avx512_insert_fn *run_insert_fn;
-typedef avx512_query_fn *run_query_fn;
+typedef struct {
+    avx512_query_fn *hashed; /* NULL: the portable loops */
+    avx512_query_keys8_fn *keys8;
+} query_run;
 
 static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count, run_insert_fn insert)
 {
@@ -1017,15 +1023,32 @@ static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batch
         insert(f, run.h1, run.h2, split_hashes(ctx, batches + b, run_length(count, b), &run));
 }
 
+/* The run's 8-byte keys, when a loop hashing them applies: returns how
+ * many, or -1 (then split_hashes). */
+static long run_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t count, int have_loop, hash_run *run)
+{
+    if (!have_loop || batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
+        return -1;
+    return avx512_keys8(batches, count, run->key);
+}
+
 static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
-                         unsigned char *answer, run_query_fn query)
+                         unsigned char *answer, query_run query)
 {
     require_flushed(f);
     hash_run run;
     size_t yes = 0;
     for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
-        const size_t keys = split_hashes(ctx, batches + b, run_length(count, b), &run);
-        yes += query(f, run.h1, run.h2, keys, answer);
+        const size_t length = run_length(count, b);
+        const long keys8 = run_keys8(ctx, batches + b, length, query.keys8 != NULL, &run);
+        size_t keys;
+        if (keys8 >= 0) {
+            keys = (size_t)keys8;
+            yes += query.keys8(f, ctx->seed, run.key, keys, answer);
+        } else {
+            keys = split_hashes(ctx, batches + b, length, &run);
+            yes += query.hashed(f, run.h1, run.h2, keys, answer);
+        }
         if (answer != NULL)
             answer += keys;
     }
@@ -1050,8 +1073,8 @@ static void run_insert_staged(filter *f, const uint64_t *h1, const uint64_t *h2,
  * inserts up to 32 MiB, and a standard filter's staged inserts below 2^32
  * bits (past it the four-product positions gained nothing on the portable
  * ones: the full crawler's URL inserts took 118 against 108 ns); unblocked
- * queries all k in L2, phased beyond (counting and partitioned below 2^32
- * positions); blocked512 and register64 with fewer than 2^32 blocks (the
+ * queries all k in L2 (xxh3_64's 8-byte keys hashed inside the loop),
+ * phased beyond (counting and partitioned below 2^32 positions); blocked512 and register64 with fewer than 2^32 blocks (the
  * block choice is reduce_lanes), and so splitblock (one 32 x 32-bit
  * product). */
 static int inserts_direct(const filter *f) { return f->word_count * 8 <= AVX512_INSERT_MAX_BYTES; }
@@ -1064,35 +1087,43 @@ static run_insert_fn standard_insert_run(const filter *f)
     return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged : NULL;
 }
 
-static run_query_fn standard_query_run(const filter *f)
+static query_run standard_query_run(const filter *f)
 {
-    return fits_in_l2(f) ? avx512_standard_query : avx512_standard_query_phased;
+    if (fits_in_l2(f))
+        return (query_run){avx512_standard_query, avx512_standard_query_keys8};
+    return (query_run){avx512_standard_query_phased, NULL};
 }
 
 static run_insert_fn counting_insert_run(const filter *f) { return inserts_direct(f) ? avx512_counting_insert : NULL; }
 
-static run_query_fn counting_query_run(const filter *f)
+static query_run counting_query_run(const filter *f)
 {
     if (f->m >= (1ULL << 32))
-        return NULL;
-    return fits_in_l2(f) ? avx512_counting_query : avx512_counting_query_phased;
+        return (query_run){NULL, NULL};
+    if (fits_in_l2(f))
+        return (query_run){avx512_counting_query, avx512_counting_query_keys8};
+    return (query_run){avx512_counting_query_phased, NULL};
 }
 
 static run_insert_fn partitioned_insert_run(const filter *f) { return inserts_direct(f) ? avx512_partitioned_insert : NULL; }
 
-static run_query_fn partitioned_query_run(const filter *f)
+static query_run partitioned_query_run(const filter *f)
 {
     if (f->m >= (1ULL << 32))
-        return NULL;
-    return fits_in_l2(f) ? avx512_partitioned_query : avx512_partitioned_query_phased;
+        return (query_run){NULL, NULL};
+    if (fits_in_l2(f))
+        return (query_run){avx512_partitioned_query, avx512_partitioned_query_keys8};
+    return (query_run){avx512_partitioned_query_phased, NULL};
 }
 
-static run_insert_fn blocked512_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_blocked512_insert : NULL; }
-static run_query_fn blocked512_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_blocked512_query : NULL; }
-static run_insert_fn register64_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_register64_insert : NULL; }
-static run_query_fn register64_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_register64_query : NULL; }
-static run_insert_fn splitblock_insert_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_splitblock_insert : NULL; }
-static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (1ULL << 32) ? avx512_splitblock_query : NULL; }
+/* The block layouts: fewer than 2^32 blocks (their keys come hashed). */
+static int few_blocks(const filter *f) { return f->blocks < (1ULL << 32); }
+static run_insert_fn blocked512_insert_run(const filter *f) { return few_blocks(f) ? avx512_blocked512_insert : NULL; }
+static query_run blocked512_query_run(const filter *f) { return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL, NULL}; }
+static run_insert_fn register64_insert_run(const filter *f) { return few_blocks(f) ? avx512_register64_insert : NULL; }
+static query_run register64_query_run(const filter *f) { return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL}; }
+static run_insert_fn splitblock_insert_run(const filter *f) { return few_blocks(f) ? avx512_splitblock_insert : NULL; }
+static query_run splitblock_query_run(const filter *f) { return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL}; }
 
 /* The four ops of a vector pair: the run loop that fits, else the portable
  * loops stamped above. */
@@ -1112,14 +1143,15 @@ static run_query_fn splitblock_query_run(const filter *f) { return f->blocks < (
     static size_t query_many_##tag##_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *b,      \
                                             size_t n)                                                        \
     {                                                                                                        \
-        run_query_fn run = tag##_query_run(f);                                                               \
-        return run != NULL ? runs_query(f, ctx, b, n, NULL, run) : query_many_##tag##_double(f, ctx, b, n);  \
+        query_run run = tag##_query_run(f);                                                                  \
+        return run.hashed != NULL ? runs_query(f, ctx, b, n, NULL, run) : query_many_##tag##_double(f, ctx, b, n); \
     }                                                                                                        \
     static size_t query_##tag##_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *b,           \
                                        unsigned char *answer)                                                \
     {                                                                                                        \
-        run_query_fn run = tag##_query_run(f);                                                               \
-        return run != NULL ? runs_query(f, ctx, b, 1, answer, run) : query_##tag##_double(f, ctx, b, answer); \
+        query_run run = tag##_query_run(f);                                                                  \
+        return run.hashed != NULL ? runs_query(f, ctx, b, 1, answer, run)                                    \
+                                  : query_##tag##_double(f, ctx, b, answer);                                 \
     }
 
 VECTOR_OPS(standard)
@@ -1140,7 +1172,8 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return 
 
 const char *filter_ops_description(void)
 {
-    return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, phased beyond; "
+    return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, 8-byte keys' xxh3_64 in "
+                             "the loop; phased beyond; "
                              "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned "
                              "below 2^32 positions (inserts: up to 32 MiB), blocked512, register64 and "
                              "splitblock; portable for the other schemes"

@@ -505,6 +505,60 @@ Test(batch, avx512_phased_equals_all_k)
     }
 }
 
+/* The queries that hash 8-byte keys in their loop (avx512_*_query_keys8)
+ * against the same loops on the keys' (h1, h2) from avx512_xxh3_64_split:
+ * the same answers and counts for standard, counting and partitioned
+ * filters about half full, k from 1 to 64, runs of every length class,
+ * with the keys gathered by avx512_keys8 from batches of uneven sizes. */
+Test(batch, avx512_keys8_queries_equal_hashed)
+{
+    if (!avx512_usable())
+        return;
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED};
+    static avx512_query_fn *const HASHED[] = {avx512_standard_query, avx512_counting_query, avx512_partitioned_query};
+    static avx512_query_keys8_fn *const KEYS8[] = {avx512_standard_query_keys8, avx512_counting_query_keys8,
+                                                   avx512_partitioned_query_keys8};
+    static const unsigned KS[] = {1, 2, 7, 17, 64};
+    static const size_t COUNTS[] = {1, 15, 16, 17, 200, AVX512_MAX_KEYS};
+    static uint64_t h1[AVX512_MAX_KEYS], h2[AVX512_MAX_KEYS], key[AVX512_MAX_KEYS + 8];
+    static key_batch batches[AVX512_MAX_KEYS];
+    for (size_t l = 0; l < 3; l++)
+        for (size_t ki = 0; ki < 5; ki++) {
+            const uint64_t m = 65536 + 4099 * ki;
+            const pair_case c = {LAYOUTS[l], SCHEME_DOUBLE, "xxh3_64", "random64", m, KS[ki], 0, 0, 0};
+            setup st;
+            setup_open(&c, 77 * m + l, &st);
+            filter f;
+            const uint64_t n = half_full_reference(&f, c.layout, m, c.k, &st.ctx, st.ks);
+            for (size_t ci = 0; ci < 6; ci++)
+                for (int side = 0; side < 2; side++) {
+                    const size_t count = COUNTS[ci];
+                    size_t nb = 0;
+                    for (size_t t = 0; t < count; nb++) { /* batches of 1 .. KEY_BATCH keys */
+                        const size_t want = batch_count(t + ci, count + ci);
+                        keyset_fill(st.ks, st.seed, n, (key_side)side, side == KEY_PRESENT ? t % n : t, want, &batches[nb]);
+                        cr_assert_eq(avx512_xxh3_64_split(st.seed, &batches[nb], h1 + t, h2 + t), 0);
+                        t += want;
+                    }
+                    cr_assert_eq(avx512_keys8(batches, nb, key), (long)count);
+                    unsigned char hashed[AVX512_MAX_KEYS], keyed[AVX512_MAX_KEYS];
+                    memset(keyed, 0xAA, sizeof keyed);
+                    const size_t yes = HASHED[l](&f, h1, h2, count, hashed);
+                    cr_assert_eq(KEYS8[l](&f, st.seed, key, count, keyed), yes, "%s k=%u count=%zu side %d",
+                                 layout_name(c.layout), c.k, count, side);
+                    cr_assert_eq(memcmp(hashed, keyed, count), 0, "%s k=%u count=%zu side %d", layout_name(c.layout),
+                                 c.k, count, side);
+                    cr_assert_eq(KEYS8[l](&f, st.seed, key, count, NULL), yes);
+                    if (side == KEY_PRESENT)
+                        cr_assert_eq(yes, count, "no false negatives");
+                    else if (count >= 200)
+                        cr_assert(yes < count, "some absent key must fail");
+                }
+            filter_free(&f);
+            keyset_close(st.ks);
+        }
+}
+
 /* The vector reductions are floor(u m / 2^64) exactly: against 128-bit
  * arithmetic for an m below 2^32 (two products) and for m past 2^32 up to
  * 2^64 - 1 (four), with values u whose high bits make every carry. */
@@ -614,8 +668,16 @@ Test(batch, avx512_xxh3_scattered_keys)
         cr_assert_eq(h1[j], XXH3_64bits_withSeed(b.ptr[j], 8, 77), "key %zu", j);
         cr_assert_eq(h2[j], mix64(h1[j]));
     }
+    uint64_t key[KEY_BATCH + 8];
+    cr_assert_eq(avx512_keys8(&b, 1, key), (long)b.count);
+    for (size_t j = 0; j < b.count; j++) {
+        uint64_t expect;
+        memcpy(&expect, b.ptr[j], 8);
+        cr_assert_eq(key[j], expect, "key %zu", j);
+    }
     b.len[20] = 7;
     cr_assert_eq(avx512_xxh3_64_split(77, &b, h1, h2), -1, "a 7-byte key is refused");
+    cr_assert_eq(avx512_keys8(&b, 1, key), -1);
 }
 
 /* A standard or partitioned filter beyond 32 MiB stages its inserts
