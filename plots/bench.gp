@@ -3,7 +3,9 @@
 # (splitblock 8), one core.  Left to right, top to bottom: ns per absent
 # query (dashed: URLs) beside the machine's own ceiling -- ns per dependent
 # and per independent random cache-line read of a buffer of the same size;
-# ns per insert; ns per present query; the fraction of the independent-read
+# ns per insert beside the update ceiling (ns per random bit set, column
+# ns_update: one and seven of them, a blocked and a standard insert's worth);
+# ns per present query; the fraction of the independent-read
 # ceiling an absent query reaches, lines_absent * ns_independent / ns_absent
 # (src/bench.h says how lines_absent is computed).
 csv = "../results/bench.csv"
@@ -31,7 +33,9 @@ do for [pass = 1:2] {
        ceil u 6:21 w lp lw 2 lc rgb "black" t "ceiling: independent read", \
        ceil u 6:20 w lp lw 2 dt 3 lc rgb "black" t "dependent read"
   set ylabel "ns per insert"
-  plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:13 w lp lc i t word(layouts, i)
+  plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:13 w lp lc i t word(layouts, i), \
+       ceil u 6:($36 * 7) w lp lw 2 lc rgb "black" t "ceiling: 7 random bit sets", \
+       ceil u 6:36 w lp lw 2 dt 3 lc rgb "black" t "1 random bit set"
   set ylabel "ns per present query"
   plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:15 w lp lc i t word(layouts, i)
   unset logscale y

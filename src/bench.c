@@ -104,6 +104,7 @@ static uint64_t peak_rss_bytes(void)
 typedef struct {
     double ns_dependent;   /* per read */
     double ns_independent; /* per read, the faster of batched and streamed */
+    double ns_update;      /* per random bit set, the fastest of plain, batched and streamed */
 } ceiling;
 
 static uint64_t *line_buffer(uint64_t bytes)
@@ -137,6 +138,84 @@ static inline uint64_t random_line(uint64_t i, uint64_t lines)
     return (uint64_t)(((pcg_u128)mix64(i) * lines) >> 64);
 }
 
+/* ns per read of a pointer chase through buf's cycle. */
+static double dependent_reads(const uint64_t *buf, uint64_t lines, uint64_t reads)
+{
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < lines && i < reads; i++) /* warm: TLB and caches as a filter's */
+        at = buf[at * 8];
+    double t0 = now_seconds();
+    for (uint64_t i = 0; i < reads; i++)
+        at = buf[at * 8];
+    double t1 = now_seconds();
+    __asm__ volatile("" : : "r"(at)); /* the reads' results are used: they stay */
+    return 1e9 * (t1 - t0) / (double)reads;
+}
+
+/* Word w of random line i (bench.h): a read reads word 0, an update ORs
+ * bit i mod 64 into word i mod 8. */
+static inline uint64_t random_word(uint64_t i, uint64_t lines, int update)
+{
+    return random_line(i, lines) * 8 + (update ? i % 8 : 0);
+}
+
+/* ns per independent random read (update: bit set), `count` of them: in
+ * batches of READ_BATCH all prefetched first, or a stream prefetching
+ * READ_BATCH ahead, and (updates) plainly, one after another; the fastest. */
+static double independent_touches(uint64_t *buf, uint64_t lines, uint64_t count, uint64_t seed, int update)
+{
+    uint64_t sink = 0, batches = (count + READ_BATCH - 1) / READ_BATCH;
+    double t0 = now_seconds();
+    for (uint64_t b = 0; b < batches; b++) {
+        uint64_t where[READ_BATCH];
+        for (unsigned j = 0; j < READ_BATCH; j++) {
+            where[j] = random_word(b * READ_BATCH + j + seed, lines, update);
+            if (update)
+                __builtin_prefetch(&buf[where[j]], 1, 3);
+            else
+                __builtin_prefetch(&buf[where[j]], 0, 3);
+        }
+        for (unsigned j = 0; j < READ_BATCH; j++) {
+            if (update)
+                buf[where[j]] |= 1ULL << (where[j] % 64);
+            else
+                sink += buf[where[j]];
+        }
+    }
+    double t1 = now_seconds();
+    double best = 1e9 * (t1 - t0) / (double)(batches * READ_BATCH);
+    uint64_t ring[READ_BATCH]; /* the stream's next READ_BATCH words, each computed once */
+    for (unsigned j = 0; j < READ_BATCH; j++)
+        ring[j] = random_word(j + seed, lines, update);
+    t0 = now_seconds();
+    for (uint64_t i = 0; i < count; i++) {
+        const uint64_t w = ring[i % READ_BATCH], ahead = random_word(i + READ_BATCH + seed, lines, update);
+        ring[i % READ_BATCH] = ahead;
+        if (update) {
+            __builtin_prefetch(&buf[ahead], 1, 3);
+            buf[w] |= 1ULL << (w % 64);
+        } else {
+            __builtin_prefetch(&buf[ahead], 0, 3);
+            sink += buf[w];
+        }
+    }
+    t1 = now_seconds();
+    double streamed = 1e9 * (t1 - t0) / (double)count;
+    best = streamed < best ? streamed : best;
+    if (update) {
+        t0 = now_seconds();
+        for (uint64_t i = 0; i < count; i++) {
+            const uint64_t w = random_word(i + seed, lines, 1);
+            buf[w] |= 1ULL << (w % 64);
+        }
+        t1 = now_seconds();
+        double plain = 1e9 * (t1 - t0) / (double)count;
+        best = plain < best ? plain : best;
+    }
+    __asm__ volatile("" : : "r"(sink));
+    return best;
+}
+
 static int measure_ceiling(uint64_t bytes, uint64_t reads, uint64_t seed, ceiling *out)
 {
     uint64_t lines = bytes / LINE_BYTES;
@@ -145,39 +224,10 @@ static int measure_ceiling(uint64_t bytes, uint64_t reads, uint64_t seed, ceilin
         return -1;
     memset(buf, 0, lines * LINE_BYTES);
     sattolo_cycle(buf, lines, seed);
-    uint64_t sink = 0, at = 0;
-    for (uint64_t i = 0; i < lines && i < reads; i++) /* warm: TLB and caches as a filter's */
-        at = buf[at * 8];
-    double t0 = now_seconds();
-    for (uint64_t i = 0; i < reads; i++)
-        at = buf[at * 8];
-    double t1 = now_seconds();
-    sink += at;
-    out->ns_dependent = 1e9 * (t1 - t0) / (double)reads;
-
-    uint64_t batches = (reads + READ_BATCH - 1) / READ_BATCH;
-    t0 = now_seconds();
-    for (uint64_t b = 0; b < batches; b++) {
-        uint64_t where[READ_BATCH];
-        for (unsigned j = 0; j < READ_BATCH; j++) {
-            where[j] = random_line(b * READ_BATCH + j + seed, lines) * 8;
-            __builtin_prefetch(&buf[where[j]], 0, 3);
-        }
-        for (unsigned j = 0; j < READ_BATCH; j++)
-            sink += buf[where[j]];
-    }
-    t1 = now_seconds();
-    double batched = 1e9 * (t1 - t0) / (double)(batches * READ_BATCH);
-    t0 = now_seconds();
-    for (uint64_t i = 0; i < reads; i++) {
-        __builtin_prefetch(&buf[random_line(i + READ_BATCH + seed, lines) * 8], 0, 3);
-        sink += buf[random_line(i + seed, lines) * 8];
-    }
-    t1 = now_seconds();
-    double streamed = 1e9 * (t1 - t0) / (double)reads;
-    out->ns_independent = batched < streamed ? batched : streamed;
+    out->ns_dependent = dependent_reads(buf, lines, reads);
+    out->ns_independent = independent_touches(buf, lines, reads, seed, 0);
+    out->ns_update = independent_touches(buf, lines, reads, seed, 1); /* last: it spoils the cycle */
     free(buf);
-    __asm__ volatile("" : : "r"(sink)); /* the reads' results are used: they stay */
     return 0;
 }
 
@@ -478,7 +528,7 @@ static const char BENCH_HEADER[] =
     "ns_insert,ns_absent,ns_present,ns_absent_sweep,mops_insert,mops_absent,mops_present,"
     "ns_dependent,ns_independent,lines_absent,lines_present,fraction_absent,fraction_present,"
     "anchor,anchor_insert,anchor_insert_bulk,anchor_absent,anchor_present,"
-    "ratio_insert,ratio_insert_bulk,ratio_absent,ratio_present,peak_rss_bytes";
+    "ratio_insert,ratio_insert_bulk,ratio_absent,ratio_present,peak_rss_bytes,ns_update,fraction_insert";
 
 typedef struct {
     char *text;
@@ -521,13 +571,14 @@ typedef struct {
     const char *section, *filter, *hash, *scheme, *keys, *anchor;
     uint64_t bytes, m, n;
     unsigned k;
-    double v[24]; /* bits_per_item .. ratio_present, in header order (V_*) */
+    double v[26]; /* bits_per_item .. ratio_present, then ns_update, fraction_insert (V_*) */
 } row;
 
 enum {
     V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_NS_ABSENT_SWEEP, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
     V_NS_DEP, V_NS_INDEP, V_LINES_ABSENT, V_LINES_PRESENT, V_FRAC_ABSENT, V_FRAC_PRESENT,
-    V_A_INSERT, V_A_BULK, V_A_ABSENT, V_A_PRESENT, V_R_INSERT, V_R_BULK, V_R_ABSENT, V_R_PRESENT, V_COUNT
+    V_A_INSERT, V_A_BULK, V_A_ABSENT, V_A_PRESENT, V_R_INSERT, V_R_BULK, V_R_ABSENT, V_R_PRESENT,
+    V_NS_UPDATE, V_FRAC_INSERT, V_COUNT
 };
 
 _Static_assert(sizeof(((row *)0)->v) / sizeof(double) == V_COUNT, "row values match the header");
@@ -554,7 +605,10 @@ static void row_csv(sbuf *s, const row *r)
     sb_add(s, ",%s", r->anchor);
     for (int i = V_A_INSERT; i <= V_R_PRESENT; i++)
         sb_num(s, r->v[i]);
-    sb_add(s, ",%llu\n", (unsigned long long)peak_rss_bytes());
+    sb_add(s, ",%llu", (unsigned long long)peak_rss_bytes());
+    for (int i = V_NS_UPDATE; i < V_COUNT; i++)
+        sb_num(s, r->v[i]);
+    sb_add(s, "\n");
 }
 
 static void human_bytes(uint64_t bytes, char *out, size_t size)
@@ -622,11 +676,12 @@ static int run_ceiling(bench_run *b, uint64_t bytes, ceiling *c)
     r.bytes = bytes;
     r.v[V_NS_DEP] = c->ns_dependent;
     r.v[V_NS_INDEP] = c->ns_independent;
+    r.v[V_NS_UPDATE] = c->ns_update;
     row_csv(&b->csv, &r);
     char hb[32];
     human_bytes(bytes, hb, sizeof hb);
-    note(b, "%-7s ceiling      dependent %7.2f ns (%6.1f M/s)   independent %6.2f ns (%6.1f M/s)\n", hb,
-         c->ns_dependent, 1e3 / c->ns_dependent, c->ns_independent, 1e3 / c->ns_independent);
+    note(b, "%-7s ceiling      dependent %7.2f ns (%6.1f M/s)   independent %6.2f ns (%6.1f M/s)   update %6.2f ns\n", hb,
+         c->ns_dependent, 1e3 / c->ns_dependent, c->ns_independent, 1e3 / c->ns_independent, c->ns_update);
     return 0;
 }
 
@@ -661,6 +716,8 @@ static void row_ceiling(row *r, const bench_cell *cell, const bench_timing *t, c
         r->v[V_NS_INDEP] = ceil_at->ns_independent;
         r->v[V_FRAC_ABSENT] = r->v[V_LINES_ABSENT] * ceil_at->ns_independent / t->ns_absent;
         r->v[V_FRAC_PRESENT] = r->v[V_LINES_PRESENT] * ceil_at->ns_independent / t->ns_present;
+        r->v[V_NS_UPDATE] = ceil_at->ns_update;
+        r->v[V_FRAC_INSERT] = r->v[V_LINES_PRESENT] * ceil_at->ns_update / t->ns_insert; /* an insert's lines are a present query's */
     }
 }
 
@@ -691,8 +748,8 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
          hb, r.filter, keys_name, t.ns_insert, t.ns_absent, t.ns_absent_sweep, t.ns_present, r.v[V_MOPS_INSERT],
          r.v[V_MOPS_ABSENT], r.v[V_MOPS_PRESENT]);
     if (ceil_at != NULL)
-        note(b, "  ceiling %3.0f%%/%3.0f%% (%.2f/%.2f lines)", 100 * r.v[V_FRAC_ABSENT], 100 * r.v[V_FRAC_PRESENT],
-             r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT]);
+        note(b, "  ceiling %3.0f%%/%3.0f%% (%.2f/%.2f lines), insert %3.0f%%", 100 * r.v[V_FRAC_ABSENT],
+             100 * r.v[V_FRAC_PRESENT], r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT], 100 * r.v[V_FRAC_INSERT]);
     note(b, "\n");
     if (t_out != NULL)
         *t_out = t;
@@ -829,6 +886,8 @@ static int run_anchors(bench_run *b, keyset *random64)
         note(b, "%-27s %.2f ns a line read independently at %.0f MB: queries at %.0f%%/%.0f%% of %.2f/%.2f lines' worth\n", "",
              c.ns_independent, (double)r.bytes / 1e6, 100 * r.v[V_FRAC_ABSENT], 100 * r.v[V_FRAC_PRESENT],
              r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT]);
+        note(b, "%-27s %.2f ns a random bit set: inserts at %.0f%% of %.2f lines' worth (%.2f ns)\n", "", c.ns_update,
+             100 * r.v[V_FRAC_INSERT], r.v[V_LINES_PRESENT], r.v[V_LINES_PRESENT] * c.ns_update);
     }
     return 0;
 }

@@ -27,6 +27,15 @@
  *                read (the structure of the filter loops), or a continuous
  *                stream prefetching 32 lines ahead; the faster of the two
  *                is the ceiling -- the throughput with misses overlapped.
+ *   update       the same, each touch setting one bit of a random word of
+ *                the line (what an insert does at each position: a read,
+ *                then a write the line must come back for), or plainly one
+ *                after another; the fastest of the three.
+ * The random lines come from mix64 of a counter (one multiply more than a
+ * Weyl sequence, which costs less in cache but read 12-30% slower than mix64
+ * at 16 and 64 MiB here); in L1 and L2 the loops are bound by that
+ * arithmetic, so fractions above 100% there say only that the filter loops
+ * make addresses faster than the ceiling's.
  *
  * Fraction of the ceiling.  A query that touches L distinct cache lines
  * cannot beat L times the independent-read time; the fraction printed is
@@ -45,6 +54,8 @@
  *       uniform within slices, not over all lines; the formula is the same
  *       to within a line's share.)
  * For filters far larger than the last-level cache both are ~ sum f^i and k.
+ * An insert sets its key's bits on L_present lines, so
+ *     fraction_insert = L_present * ns_per_update / ns_per_insert.
  * These are the lines a query needs; the phased query loops (filters.c,
  * and avx512.c's past L2) fetch a little more (1 + 2f + 4f^3 + ... for an absent key: 2.5 against
  * 1.98 at f = 1/2, k = 7), which the fraction counts against it.

@@ -47,3 +47,53 @@ Test(bench, help_and_bad_flags)
         cli_free(&r);
     }
 }
+
+/* The value of column `name` in a CSV line, given the header (NAN if blank). */
+static double csv_field(const char *header, const char *line, const char *name)
+{
+    int want = -1, col = 0;
+    for (const char *h = header; *h && *h != '\n'; col++) {
+        size_t len = strcspn(h, ",\n");
+        if (len == strlen(name) && strncmp(h, name, len) == 0)
+            want = col;
+        h += len + (h[len] == ',');
+    }
+    cr_assert(want >= 0, "no column %s", name);
+    const char *p = line;
+    for (int c = 0; c < want; c++)
+        p = strchr(p, ',') + 1;
+    return *p == ',' || *p == '\n' ? NAN : strtod(p, NULL);
+}
+
+/* One small size: the ceiling row has all three ceilings, and the filter
+ * row's fractions are the lines times the ceiling over the time, as
+ * bench.h defines them (arithmetic, not speed). */
+Test(bench, csv_fractions_follow_their_definition, .timeout = 60)
+{
+    char path[] = "/tmp/bloomlab-bench-XXXXXX";
+    close(mkstemp(path));
+    char args[256];
+    snprintf(args, sizeof args, "bench --min-bytes 16K --max-bytes 16K --filter standard --keys random64 --ops 1e5 --quiet -o %s",
+             path);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    char *csv = slurp(path);
+    unlink(path);
+    const char *header = strstr(csv, "section,");
+    cr_assert_not_null(header);
+    const char *ceiling = strstr(header, "\nceiling,"), *row = strstr(header, "\nfilter,standard,");
+    cr_assert(ceiling != NULL && row != NULL, "%s", csv);
+    ceiling++;
+    row++;
+    const double update = csv_field(header, ceiling, "ns_update");
+    cr_assert(update > 0 && csv_field(header, ceiling, "ns_independent") > 0 && csv_field(header, ceiling, "ns_dependent") > 0);
+    cr_assert_float_eq(csv_field(header, row, "ns_update"), update, 1e-9 * update);
+    const double lines = csv_field(header, row, "lines_present");
+    cr_assert_float_eq(csv_field(header, row, "fraction_insert"), lines * update / csv_field(header, row, "ns_insert"),
+                       1e-4 * csv_field(header, row, "fraction_insert"));
+    cr_assert_float_eq(csv_field(header, row, "fraction_present"),
+                       lines * csv_field(header, row, "ns_independent") / csv_field(header, row, "ns_present"),
+                       1e-4 * csv_field(header, row, "fraction_present"));
+    free(csv);
+}
