@@ -22,12 +22,14 @@
 #include "numbers.h"
 #include "output.h"
 #include "pcg.h"
+#include "stats.h"
 #include "sweep.h"
 #include "version.h"
 
 #define CMD "bench"
 #define WARM_UP_QUERIES 200000 /* asked untimed between the fill and the timed queries */
 #define CHUNK 64               /* batches made per untimed key-generation step */
+#define PASSES 5               /* each figure is the median of this many timed passes (bench.h) */
 #define LINE_BYTES 64
 #define READ_BATCH 32
 #define BITS_PER_KEY 10.0
@@ -224,9 +226,16 @@ static int measure_ceiling(uint64_t bytes, uint64_t reads, uint64_t seed, ceilin
         return -1;
     memset(buf, 0, lines * LINE_BYTES);
     sattolo_cycle(buf, lines, seed);
-    out->ns_dependent = dependent_reads(buf, lines, reads);
-    out->ns_independent = independent_touches(buf, lines, reads, seed, 0);
-    out->ns_update = independent_touches(buf, lines, reads, seed, 1); /* last: it spoils the cycle */
+    double dependent[PASSES], independent[PASSES], update[PASSES];
+    for (unsigned p = 0; p < PASSES; p++)
+        dependent[p] = dependent_reads(buf, lines, reads);
+    for (unsigned p = 0; p < PASSES; p++)
+        independent[p] = independent_touches(buf, lines, reads, seed, 0);
+    for (unsigned p = 0; p < PASSES; p++) /* last: updates spoil the cycle */
+        update[p] = independent_touches(buf, lines, reads, seed, 1);
+    out->ns_dependent = stats_median(dependent, PASSES);
+    out->ns_independent = stats_median(independent, PASSES);
+    out->ns_update = stats_median(update, PASSES);
     free(buf);
     return 0;
 }
@@ -263,12 +272,20 @@ static size_t make_chunk(const bench_cell *c, key_side side, uint64_t first, uin
     return b;
 }
 
+/* ns per insert: the median over fills of the empty filter with its n
+ * keys -- as many fills as --ops inserts take, and PASSES at least when a
+ * fill is no more than --ops keys. */
 static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops, const scheme_ctx *ctx,
                            key_batch *chunk)
 {
     uint64_t fills = c->n >= c->ops ? 1 : (c->ops + c->n - 1) / c->n;
-    double seconds = 0;
+    if (c->n <= c->ops && fills < PASSES)
+        fills = PASSES;
+    double *ns = malloc(fills * sizeof *ns);
+    if (ns == NULL)
+        return NAN;
     for (uint64_t r = 0; r < fills; r++) {
+        double seconds = 0;
         filter_clear(f);
         for (uint64_t first = 0; first < c->n;) {
             uint64_t want = c->n - first < CHUNK * KEY_BATCH ? c->n - first : CHUNK * KEY_BATCH;
@@ -280,15 +297,18 @@ static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops
             seconds += now_seconds() - t0;
             first += want;
         }
+        ns[r] = 1e9 * seconds / (double)c->n;
     }
-    return 1e9 * seconds / ((double)fills * (double)c->n);
+    double median = stats_median(ns, fills);
+    free(ns);
+    return median;
 }
 
 /* ns per query over c->ops keys of one side (present keys cycle through the
  * n inserted), through query_many over a whole chunk, or over the sweep's
  * SWEEP_QUERY_BATCHES batches at a time (as_sweep). */
-static double time_queries(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
-                           key_side side, key_batch *chunk, int as_sweep, uint64_t *yes_out)
+static double time_query_pass(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
+                              key_side side, key_batch *chunk, int as_sweep, uint64_t *yes_out)
 {
     double seconds = 0;
     uint64_t yes = 0, asked = 0;
@@ -314,6 +334,17 @@ static double time_queries(const bench_cell *c, const filter *f, const filter_op
     return 1e9 * seconds / (double)asked;
 }
 
+/* The median of `passes` passes of time_query_pass; *yes_out is the
+ * "present" count of one pass (every pass asks the same keys). */
+static double time_queries(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
+                           key_side side, key_batch *chunk, int as_sweep, unsigned passes, uint64_t *yes_out)
+{
+    double ns[PASSES];
+    for (unsigned p = 0; p < passes; p++)
+        ns[p] = time_query_pass(c, f, ops, ctx, side, chunk, as_sweep, yes_out);
+    return stats_median(ns, passes);
+}
+
 static int time_filter(const bench_cell *c, bench_timing *out)
 {
     filter f;
@@ -329,11 +360,11 @@ static int time_filter(const bench_cell *c, bench_timing *out)
     uint64_t yes;
     bench_cell warm = *c; /* untimed: see bench.h */
     warm.ops = c->ops < WARM_UP_QUERIES ? c->ops : WARM_UP_QUERIES;
-    time_queries(&warm, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, &yes);
-    out->ns_absent = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, &yes);
+    time_queries(&warm, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, 1, &yes);
+    out->ns_absent = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, PASSES, &yes);
     out->absent_yes = (double)yes / (double)c->ops;
-    out->ns_absent_sweep = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 1, &yes);
-    out->ns_present = time_queries(c, &f, &ops, &ctx, KEY_PRESENT, chunk, 0, &yes);
+    out->ns_absent_sweep = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 1, PASSES, &yes);
+    out->ns_present = time_queries(c, &f, &ops, &ctx, KEY_PRESENT, chunk, 0, PASSES, &yes);
     out->present_missing = yes != c->ops;
     filter_free(&f);
     free(chunk);
@@ -346,13 +377,16 @@ static double time_harness_queries(const bench_cell *c, const filter *f, const f
 {
     const uint64_t chunk_keys = SWEEP_QUERY_BATCHES * KEY_BATCH;
     uint64_t yes = 0;
-    double t0 = now_seconds();
-    for (uint64_t i = 0; i < c->ops; i += chunk_keys)
-        yes += sweep_query_chunk(f, ops, ctx, c->keys, c->seed, c->n, KEY_ABSENT, i,
-                                 c->ops - i < chunk_keys ? c->ops : i + chunk_keys);
-    double t1 = now_seconds();
+    double ns[PASSES];
+    for (unsigned p = 0; p < PASSES; p++) {
+        double t0 = now_seconds();
+        for (uint64_t i = 0; i < c->ops; i += chunk_keys)
+            yes += sweep_query_chunk(f, ops, ctx, c->keys, c->seed, c->n, KEY_ABSENT, i,
+                                     c->ops - i < chunk_keys ? c->ops : i + chunk_keys);
+        ns[p] = 1e9 * (now_seconds() - t0) / (double)c->ops;
+    }
     __asm__ volatile("" : : "r"(yes));
-    return 1e9 * (t1 - t0) / (double)c->ops;
+    return stats_median(ns, PASSES);
 }
 
 /* ---- options -------------------------------------------------------------- */
@@ -374,15 +408,16 @@ static const char USAGE[] =
     "Speed of every filter layout against its size (xxh3_64 + double, 10 bits\n"
     "per key, k = 7; splitblock k = 8), beside the machine's own ceiling measured\n"
     "at the same sizes: dependent (pointer-chasing) and independent (overlapped)\n"
-    "random cache-line reads.  Keys are made outside the clock.  Prints a table;\n"
-    "-o writes the same as CSV.  Single-threaded: rates are per core.\n"
+    "random cache-line reads and random bit sets.  Keys are made outside the\n"
+    "clock; each figure is the median of 5 timed passes (src/bench.h).  Prints a\n"
+    "table; -o writes the same as CSV.  Single-threaded: rates are per core.\n"
     "\n"
     "  --min-bytes B   smallest filter (default 16K); sizes go up by 4x\n"
     "  --max-bytes B   largest filter (default 256M; 2G for the full range)\n"
     "  --filter LIST   layouts (default all: standard,counting,partitioned,\n"
     "                  blocked512,register64,splitblock)\n"
     "  --keys LIST     random64 and/or urls (default both)\n"
-    "  --ops N         timed operations per figure (default 1e6)\n"
+    "  --ops N         timed operations per pass (default 1e6)\n"
     "  --seed S        (default 1)\n"
     "  --anchors       the published configurations instead (fastfilter_cpp and\n"
     "                  libbloom at n = 1e6, 1e7, 1e8): ours beside theirs, with\n"

@@ -6,17 +6,24 @@
  * (filter_ops_for: insert_many and query_many over each chunk; on an
  * AVX-512 CPU those are avx512.h's loops for every layout (unblocked ones
  * query in phases once the filter outgrows L2), and the output says so; standard filters
- * beyond 32 MiB stage their inserts, and ns_insert includes filter_flush).  ns_insert
- * is the mean over whole fills of an empty filter with n keys (a small
- * filter is refilled until --ops inserts have been timed); then 2e5 absent
+ * beyond 32 MiB stage their inserts, and ns_insert includes filter_flush).
+ *
+ * Medians of passes.  This machine shares its host: a pass can run 10-50%
+ * slow while another tenant loads it, so every figure is the median of
+ * timed passes, not one mean.  ns_insert: the median over whole fills of an
+ * empty filter with n keys, as many fills as --ops inserts take, and 5 at
+ * least when n <= --ops (a bigger filter is filled once).  Then 2e5 absent
  * queries run untimed (the first queries after filling a filter of hundreds
  * of MiB ran slower for some milliseconds: at 512 MiB and 3e5 timed
  * queries, 49-82 ns against 42 for the same loop timed second); ns_absent and
- * ns_present are means over --ops queries of keys never inserted and of
- * inserted keys; ns_absent_sweep calls query_many over SWEEP_QUERY_BATCHES
- * batches at a time, as sweep.c does.  The `harness` rows time what a sweep
- * pays per query -- sweep_query_chunk itself, keyset_fill and query_many
- * together -- on a filter of half this machine's L2 (cache.h).
+ * ns_present are medians of 5 passes, each the mean over --ops queries of
+ * keys never inserted and of inserted keys; ns_absent_sweep calls
+ * query_many over SWEEP_QUERY_BATCHES batches at a time, as sweep.c does.
+ * The `harness` rows time what a sweep pays per query -- sweep_query_chunk
+ * itself, keyset_fill and query_many together -- on a filter of half this
+ * machine's L2 (cache.h), also the median of 5 passes, and so is each
+ * ceiling below (at 125 MB its five passes read 8.1, 7.4, 7.0, 6.7 and 6.5
+ * ns a line, the buffer warming into the shared L3 as a filter does).
  *
  * The ceiling.  For each size, a buffer of that many bytes (huge pages, as
  * filters get) is read at random cache lines two ways:

@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 interval stats_wilson(uint64_t successes, uint64_t trials, double z)
 {
@@ -73,3 +74,15 @@ static double gamma_q(double a, double x)
 }
 
 double stats_chi2_sf(double x, double dof) { return gamma_q(dof / 2, x / 2); }
+
+static int compare_doubles(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double stats_median(double *values, size_t count)
+{
+    qsort(values, count, sizeof *values, compare_doubles);
+    return count % 2 ? values[count / 2] : (values[count / 2 - 1] + values[count / 2]) / 2;
+}

@@ -20,6 +20,7 @@
 #ifndef BLOOMLAB_STATS_H
 #define BLOOMLAB_STATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define WILSON_Z95 1.959963984540054
@@ -40,6 +41,10 @@ typedef struct {
 void running_add(running *r, double x);
 double running_sd(const running *r);   /* sample sd; 0 with fewer than 2 */
 double running_se(const running *r);   /* sd / sqrt(count) */
+
+/* The median of values[0 .. count) (count > 0; the mean of the middle two
+ * when count is even).  Sorts values in place. */
+double stats_median(double *values, size_t count);
 
 /* P(chi^2_dof > x): the upper tail, for the uniformity test. */
 double stats_chi2_sf(double x, double dof);

@@ -92,3 +92,15 @@ Test(stats, chi2_tail_closed_forms)
     cr_assert_eq(stats_chi2_sf(0, 5), 1);
     cr_assert(stats_chi2_sf(1e4, 10) < 1e-300 || stats_chi2_sf(1e4, 10) == 0);
 }
+
+Test(stats, median_odd_even_and_order)
+{
+    double odd[] = {5, 1, 4, 2, 3};
+    cr_assert_float_eq(stats_median(odd, 5), 3.0, 0);
+    double even[] = {10, -1, 7, 3};
+    cr_assert_float_eq(stats_median(even, 4), 5.0, 0);
+    double one[] = {2.5};
+    cr_assert_float_eq(stats_median(one, 1), 2.5, 0);
+    double outlier[] = {1, 1e9, 2}; /* a pass another tenant slowed */
+    cr_assert_float_eq(stats_median(outlier, 3), 2.0, 0);
+}
