@@ -391,11 +391,11 @@ LOOP __mmask8 test8(int kind, const uint64_t *words, lanes8 *p, unsigned width, 
 LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
                         const key_source *src, size_t count, unsigned char *answer)
 {
-    const int blocked = kind == POS_BLOCKED;
+    const int blocked = kind == POS_BLOCKED && src->h1 != NULL; /* prefetching: hashed keys only */
     const size_t step = wide ? 8 : 16;
     const __m512i r = _mm512_set1_epi64((long long)range);
     size_t yes = 0;
-    if (blocked) /* blocked512 keys come hashed */
+    if (blocked)
         for (size_t j = 0; j < BLOCK_AHEAD; j += 8)
             prefetch_blocks(words, r, src->h1, j, count, 0);
     __m512i h1a, h2a, h1b = _mm512_setzero_si512(), h2b = h1b;
@@ -591,6 +591,12 @@ size_t avx512_blocked512_query_wide(const filter *f, const uint64_t *h1, const u
 {
     const key_source hashed = hashed_source(h1, h2);
     return probe_query(POS_BLOCKED, 1, f->words, f->blocks, NULL, f->k, &hashed, count, answer);
+}
+
+size_t avx512_blocked512_query_keys8(const filter *f, uint64_t seed, const uint64_t *key, size_t count, unsigned char *answer)
+{
+    const key_source keys = key8_source(seed, key);
+    return probe_query(POS_BLOCKED, 0, f->words, f->blocks, NULL, f->k, &keys, count, answer);
 }
 
 size_t avx512_partitioned_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)

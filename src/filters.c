@@ -1116,10 +1116,14 @@ static query_run partitioned_query_run(const filter *f)
     return (query_run){avx512_partitioned_query_phased, NULL};
 }
 
-/* The block layouts: fewer than 2^32 blocks (their keys come hashed). */
+/* The block layouts: fewer than 2^32 blocks; blocked512 queries in L2 also
+ * take 8-byte keys unhashed (beyond, its loop prefetches from the hashes). */
 static int few_blocks(const filter *f) { return f->blocks < (1ULL << 32); }
 static run_insert_fn blocked512_insert_run(const filter *f) { return few_blocks(f) ? avx512_blocked512_insert : NULL; }
-static query_run blocked512_query_run(const filter *f) { return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL, NULL}; }
+static query_run blocked512_query_run(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL, fits_in_l2(f) ? avx512_blocked512_query_keys8 : NULL};
+}
 static run_insert_fn register64_insert_run(const filter *f) { return few_blocks(f) ? avx512_register64_insert : NULL; }
 static query_run register64_query_run(const filter *f) { return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL}; }
 static run_insert_fn splitblock_insert_run(const filter *f) { return few_blocks(f) ? avx512_splitblock_insert : NULL; }
@@ -1175,8 +1179,8 @@ const char *filter_ops_description(void)
     return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, 8-byte keys' xxh3_64 in "
                              "the loop; phased beyond; "
                              "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned "
-                             "below 2^32 positions (inserts: up to 32 MiB), blocked512, register64 and "
-                             "splitblock; portable for the other schemes"
+                             "below 2^32 positions (inserts: up to 32 MiB), blocked512 (in L2 with 8-byte keys' "
+                             "xxh3_64 in the loop), register64 and splitblock; portable for the other schemes"
                            : "portable";
 }
 

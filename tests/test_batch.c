@@ -507,24 +507,25 @@ Test(batch, avx512_phased_equals_all_k)
 
 /* The queries that hash 8-byte keys in their loop (avx512_*_query_keys8)
  * against the same loops on the keys' (h1, h2) from avx512_xxh3_64_split:
- * the same answers and counts for standard, counting and partitioned
- * filters about half full, k from 1 to 64, runs of every length class,
+ * the same answers and counts for standard, counting, partitioned and
+ * blocked512 filters about half full, k from 1 to 64, runs of every length class,
  * with the keys gathered by avx512_keys8 from batches of uneven sizes. */
 Test(batch, avx512_keys8_queries_equal_hashed)
 {
     if (!avx512_usable())
         return;
-    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED};
-    static avx512_query_fn *const HASHED[] = {avx512_standard_query, avx512_counting_query, avx512_partitioned_query};
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED, LAYOUT_BLOCKED512};
+    static avx512_query_fn *const HASHED[] = {avx512_standard_query, avx512_counting_query, avx512_partitioned_query,
+                                              avx512_blocked512_query};
     static avx512_query_keys8_fn *const KEYS8[] = {avx512_standard_query_keys8, avx512_counting_query_keys8,
-                                                   avx512_partitioned_query_keys8};
+                                                   avx512_partitioned_query_keys8, avx512_blocked512_query_keys8};
     static const unsigned KS[] = {1, 2, 7, 17, 64};
     static const size_t COUNTS[] = {1, 15, 16, 17, 200, AVX512_MAX_KEYS};
     static uint64_t h1[AVX512_MAX_KEYS], h2[AVX512_MAX_KEYS], key[AVX512_MAX_KEYS + 8];
     static key_batch batches[AVX512_MAX_KEYS];
-    for (size_t l = 0; l < 3; l++)
+    for (size_t l = 0; l < 4; l++)
         for (size_t ki = 0; ki < 5; ki++) {
-            const uint64_t m = 65536 + 4099 * ki;
+            const uint64_t m = layout_fit_m(LAYOUTS[l], 65536 + 4099 * ki);
             const pair_case c = {LAYOUTS[l], SCHEME_DOUBLE, "xxh3_64", "random64", m, KS[ki], 0, 0, 0};
             setup st;
             setup_open(&c, 77 * m + l, &st);
