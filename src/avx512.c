@@ -129,9 +129,12 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
  * ahead of its probes (source_group), so that a key's hashing runs while
  * the previous group's lines come in: in L2, where the gathers wait on
  * misses and the hashing on the multiplier, the two overlap.  Measured on
- * a standard filter of 1.22 MB, k = 7, present keys: 3.6-4.1 ns a key
- * hashing first, 2.9-3.4 hashing in the loop a group ahead; in the loop
- * but not ahead, 4.3-4.7. */
+ * a standard filter of 1.22 MB, k = 7, present keys, by a stand-alone copy
+ * of this loop: 3.6-4.1 ns a key hashing first, 2.9-3.4 hashing in the
+ * loop a group ahead, 4.3-4.7 in the loop but not ahead; by bloomlab bench
+ * at 1 MiB, 4.1-4.5 -> 3.4-3.8.  Beyond L2 the misses dwarf the hashing
+ * and the phased loops take hashed keys; inserts take them too (see
+ * BOTH_SOURCES). */
 typedef struct {
     const uint64_t *h1, *h2; /* the keys' hashes, or NULL: */
     const uint64_t *key;     /* the 8-byte keys, hashed here */

@@ -77,7 +77,8 @@ avx512_query_fn avx512_standard_query;
  * (avx512.c says why) */
 avx512_query_fn avx512_standard_query_phased;
 avx512_query_keys8_fn avx512_standard_query_keys8, avx512_counting_query_keys8, avx512_partitioned_query_keys8;
-/* blocked512 in L2, without the prefetch of the hashed loop */
+/* blocked512 with fewer than 2^23 blocks (positions below 2^32: a filter
+ * in L2), without the prefetch of the hashed loop */
 avx512_query_keys8_fn avx512_blocked512_query_keys8;
 /* counting, m < 2^32 counters: insert adds 1 to each counter below 15 and
  * counts the increments lost at 15 in f->saturations */

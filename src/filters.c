@@ -1074,9 +1074,9 @@ static void run_insert_staged(filter *f, const uint64_t *h1, const uint64_t *h2,
  * bits (past it the four-product positions gained nothing on the portable
  * ones: the full crawler's URL inserts took 118 against 108 ns); unblocked
  * queries all k in L2 (xxh3_64's 8-byte keys hashed inside the loop),
- * phased beyond (counting and partitioned below 2^32 positions); blocked512 and register64 with fewer than 2^32 blocks (the
- * block choice is reduce_lanes), and so splitblock (one 32 x 32-bit
- * product). */
+ * phased beyond (counting and partitioned below 2^32 positions);
+ * blocked512 and register64 with fewer than 2^32 blocks (the block choice
+ * is reduce_lanes), and so splitblock (one 32 x 32-bit product). */
 static int inserts_direct(const filter *f) { return f->word_count * 8 <= AVX512_INSERT_MAX_BYTES; }
 static int fits_in_l2(const filter *f) { return f->word_count * 8 <= cache_l2_bytes(); }
 
