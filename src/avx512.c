@@ -80,29 +80,39 @@ static uint64_t xxh3_bitflip(uint64_t seed)
     return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
 }
 
-long avx512_keys8(const key_batch *batches, size_t count, uint64_t *key)
+/* 1 when every key of the batch is 8 bytes long. */
+LOOP int batch_all_eight_bytes(const key_batch *keys)
 {
     const __m512i eight = _mm512_set1_epi32(8);
+    for (size_t j = 0; j < keys->count; j += 16) {
+        const __mmask16 lanes = (__mmask16)(keys->count - j >= 16 ? 0xFFFF : (1u << (keys->count - j)) - 1);
+        if (_mm512_mask_cmpneq_epi32_mask(lanes, _mm512_maskz_loadu_epi32(lanes, keys->len + j), eight) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Keys j .. j+7 of a batch of 8-byte keys (those there are; zero in the
+ * other lanes): the eight key pointers, then the eight keys through them. */
+LOOP __m512i batch_keys8_lanes(const key_batch *keys, size_t j)
+{
     const __m512i side_by_side = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56);
+    const __mmask8 lanes = lanes_of(keys->count - j);
+    const __m512i ptr = _mm512_maskz_loadu_epi64(lanes, keys->ptr + j);
+    if (lanes == 0xFF && _mm512_cmpneq_epi64_mask(ptr, _mm512_add_epi64(_mm512_set1_epi64((long long)(intptr_t)keys->ptr[j]), side_by_side)) == 0)
+        return _mm512_loadu_si512(keys->ptr[j]); /* packed keys (keys.h): one load */
+    return _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, ptr, (const void *)0, 1);
+}
+
+long avx512_keys8(const key_batch *batches, size_t count, uint64_t *key)
+{
     size_t at = 0;
     for (size_t b = 0; b < count; b++) {
         const key_batch *keys = &batches[b];
-        for (size_t j = 0; j < keys->count; j += 16) {
-            const __mmask16 lanes = (__mmask16)(keys->count - j >= 16 ? 0xFFFF : (1u << (keys->count - j)) - 1);
-            if (_mm512_mask_cmpneq_epi32_mask(lanes, _mm512_maskz_loadu_epi32(lanes, keys->len + j), eight) != 0)
-                return -1;
-        }
-        for (size_t j = 0; j < keys->count; j += 8) {
-            const __mmask8 lanes = lanes_of(keys->count - j);
-            /* the eight key pointers, then the eight keys through them */
-            __m512i ptr = _mm512_maskz_loadu_epi64(lanes, keys->ptr + j);
-            __m512i k8;
-            if (lanes == 0xFF && _mm512_cmpneq_epi64_mask(ptr, _mm512_add_epi64(_mm512_set1_epi64((long long)(intptr_t)keys->ptr[j]), side_by_side)) == 0)
-                k8 = _mm512_loadu_si512(keys->ptr[j]); /* packed keys (keys.h): one load */
-            else
-                k8 = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, ptr, (const void *)0, 1);
-            _mm512_mask_storeu_epi64(key + at + j, lanes, k8);
-        }
+        if (!batch_all_eight_bytes(keys))
+            return -1;
+        for (size_t j = 0; j < keys->count; j += 8)
+            _mm512_mask_storeu_epi64(key + at + j, lanes_of(keys->count - j), batch_keys8_lanes(keys, j));
         at += keys->count;
     }
     return (long)at;
@@ -110,13 +120,12 @@ long avx512_keys8(const key_batch *batches, size_t count, uint64_t *key)
 
 int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2)
 {
-    uint64_t key[KEY_BATCH];
-    if (avx512_keys8(keys, 1, key) < 0)
+    if (!batch_all_eight_bytes(keys))
         return -1;
     const __m512i bitflip = _mm512_set1_epi64((long long)xxh3_bitflip(seed));
     for (size_t j = 0; j < keys->count; j += 8) {
         const __mmask8 lanes = lanes_of(keys->count - j);
-        __m512i h = xxh3_8_lanes(_mm512_maskz_loadu_epi64(lanes, key + j), bitflip);
+        __m512i h = xxh3_8_lanes(batch_keys8_lanes(keys, j), bitflip);
         _mm512_mask_storeu_epi64(h1 + j, lanes, h);
         _mm512_mask_storeu_epi64(h2 + j, lanes, mix64_lanes(h));
     }
@@ -132,9 +141,9 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
  * a standard filter of 1.22 MB, k = 7, present keys, by a stand-alone copy
  * of this loop: 3.6-4.1 ns a key hashing first, 2.9-3.4 hashing in the
  * loop a group ahead, 4.3-4.7 in the loop but not ahead; by bloomlab bench
- * at 1 MiB, 4.1-4.5 -> 3.4-3.8.  Beyond L2 the misses dwarf the hashing
- * and the phased loops take hashed keys; inserts take them too (see
- * BOTH_SOURCES). */
+ * at 1 MiB, 4.1-4.5 -> 3.4-3.8.  Beyond L2 the misses dwarf the hashing,
+ * and the phased loops and every insert take hashed keys (the comment
+ * above standard_query says why for inserts). */
 typedef struct {
     const uint64_t *h1, *h2; /* the keys' hashes, or NULL: */
     const uint64_t *key;     /* the 8-byte keys, hashed here */
@@ -153,13 +162,13 @@ LOOP key_source key8_source(uint64_t seed, const uint64_t *key)
     return s;
 }
 
-/* The (h1, h2) of keys j .. j+7 in the lanes `lanes` (zero in the others). */
+/* The (h1, h2) of keys j .. j+7 in the lanes `lanes`; what the other
+ * lanes hold is never used (the loops mask their gathers and answers). */
 LOOP void source_group(const key_source *s, size_t j, __mmask8 lanes, __m512i *h1, __m512i *h2)
 {
     if (s->key != NULL) {
-        const __m512i h = xxh3_8_lanes(_mm512_maskz_loadu_epi64(lanes, s->key + j), s->bitflip);
-        *h1 = _mm512_maskz_mov_epi64(lanes, h);
-        *h2 = _mm512_maskz_mov_epi64(lanes, mix64_lanes(h));
+        *h1 = xxh3_8_lanes(_mm512_maskz_loadu_epi64(lanes, s->key + j), s->bitflip);
+        *h2 = mix64_lanes(*h1);
     } else {
         *h1 = _mm512_maskz_loadu_epi64(lanes, s->h1 + j);
         *h2 = _mm512_maskz_loadu_epi64(lanes, s->h2 + j);
@@ -226,43 +235,46 @@ LOOP lanes8 lanes_begin(int kind, __m512i h1, __m512i h2, __m512i range, const u
     return p;
 }
 
-LOOP __m512i lanes_next(int kind, lanes8 *p)
-{
-    __m512i pos;
-    if (kind == POS_BLOCKED)
-        pos = _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55));
-    else if (kind == POS_STANDARD_WIDE)
-        pos = reduce_lanes_wide(p->u, p->range);
-    else if (kind == POS_PARTITIONED) {
-        const uint64_t lo = p->slice[p->i], hi = p->slice[p->i + 1];
-        pos = _mm512_add_epi64(_mm512_set1_epi64((long long)lo), reduce_lanes(p->u, _mm512_set1_epi64((long long)(hi - lo))));
-        p->i++;
-    } else
-        pos = reduce_lanes(p->u, p->range);
-    p->u = _mm512_add_epi64(p->u, p->step);
-    return pos;
-}
-
-/* The next position in the high half of each lane (the low half is
- * whatever reduce_lanes_high left there), so that sixteen keys' positions
- * come together by one permute of their high halves (high_halves) instead
- * of two shifts and two narrowings: 2.9 -> 2.7 ns a query in L1, 3.7 ->
- * 3.6 in L2, measured on standard filters.  Exact: a slice's first bit
- * times 2^32 added cannot carry out, every position being below 2^32. */
-LOOP __m512i lanes_next_high(int kind, lanes8 *p)
+/* The next position of the kinds below 2^32 (standard, counting,
+ * partitioned) in the high half of each lane, the low half whatever
+ * reduce_lanes_high left there.  Exact: a slice's first bit times 2^32
+ * added cannot carry out, every position being below 2^32. */
+LOOP __m512i lanes_next_narrow_high(int kind, lanes8 *p)
 {
     __m512i high;
-    if (kind == POS_STANDARD || kind == POS_COUNTING)
-        high = reduce_lanes_high(p->u, p->range);
-    else if (kind == POS_PARTITIONED) {
+    if (kind == POS_PARTITIONED) {
         const uint64_t lo = p->slice[p->i], hi = p->slice[p->i + 1];
         high = _mm512_add_epi64(reduce_lanes_high(p->u, _mm512_set1_epi64((long long)(hi - lo))),
                                 _mm512_set1_epi64((long long)(lo << 32)));
         p->i++;
     } else
-        return _mm512_slli_epi64(lanes_next(kind, p), 32);
+        high = reduce_lanes_high(p->u, p->range);
     p->u = _mm512_add_epi64(p->u, p->step);
     return high;
+}
+
+LOOP __m512i lanes_next(int kind, lanes8 *p)
+{
+    if (kind != POS_BLOCKED && kind != POS_STANDARD_WIDE)
+        return _mm512_srli_epi64(lanes_next_narrow_high(kind, p), 32);
+    __m512i pos;
+    if (kind == POS_BLOCKED)
+        pos = _mm512_add_epi64(p->base, _mm512_srli_epi64(_mm512_mullo_epi64(p->u, p->range), 55));
+    else
+        pos = reduce_lanes_wide(p->u, p->range);
+    p->u = _mm512_add_epi64(p->u, p->step);
+    return pos;
+}
+
+/* The next position, below 2^32 (test16's kinds), in the high half of
+ * each lane, so that sixteen keys' positions come together by one permute of their high halves
+ * (high_halves) instead of two shifts and two narrowings: 2.9 -> 2.7 ns a
+ * query in L1, 3.7 -> 3.6 in L2, measured on standard filters. */
+LOOP __m512i lanes_next_high(int kind, lanes8 *p)
+{
+    if (kind == POS_BLOCKED)
+        return _mm512_slli_epi64(lanes_next(kind, p), 32);
+    return lanes_next_narrow_high(kind, p);
 }
 
 /* The high 32-bit halves of a's eight lanes, then b's, as sixteen lanes. */

@@ -1087,33 +1087,38 @@ static run_insert_fn standard_insert_run(const filter *f)
     return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged : NULL;
 }
 
+/* An unblocked layout's queries: all k in L2 (8-byte keys hashed in the
+ * loop), phased beyond; the portable loops from max_m bits on. */
+static query_run unblocked_query_run(const filter *f, uint64_t max_m, avx512_query_fn *all_k,
+                                     avx512_query_keys8_fn *all_k_keys8, avx512_query_fn *phased)
+{
+    if (f->m >= max_m)
+        return (query_run){NULL, NULL};
+    if (fits_in_l2(f))
+        return (query_run){all_k, all_k_keys8};
+    return (query_run){phased, NULL};
+}
+
 static query_run standard_query_run(const filter *f)
 {
-    if (fits_in_l2(f))
-        return (query_run){avx512_standard_query, avx512_standard_query_keys8};
-    return (query_run){avx512_standard_query_phased, NULL};
+    return unblocked_query_run(f, UINT64_MAX, avx512_standard_query, avx512_standard_query_keys8,
+                               avx512_standard_query_phased);
 }
 
 static run_insert_fn counting_insert_run(const filter *f) { return inserts_direct(f) ? avx512_counting_insert : NULL; }
 
 static query_run counting_query_run(const filter *f)
 {
-    if (f->m >= (1ULL << 32))
-        return (query_run){NULL, NULL};
-    if (fits_in_l2(f))
-        return (query_run){avx512_counting_query, avx512_counting_query_keys8};
-    return (query_run){avx512_counting_query_phased, NULL};
+    return unblocked_query_run(f, 1ULL << 32, avx512_counting_query, avx512_counting_query_keys8,
+                               avx512_counting_query_phased);
 }
 
 static run_insert_fn partitioned_insert_run(const filter *f) { return inserts_direct(f) ? avx512_partitioned_insert : NULL; }
 
 static query_run partitioned_query_run(const filter *f)
 {
-    if (f->m >= (1ULL << 32))
-        return (query_run){NULL, NULL};
-    if (fits_in_l2(f))
-        return (query_run){avx512_partitioned_query, avx512_partitioned_query_keys8};
-    return (query_run){avx512_partitioned_query_phased, NULL};
+    return unblocked_query_run(f, 1ULL << 32, avx512_partitioned_query, avx512_partitioned_query_keys8,
+                               avx512_partitioned_query_phased);
 }
 
 /* The block layouts: fewer than 2^32 blocks; blocked512 queries in L2 also
