@@ -31,18 +31,29 @@
  *                (Sattolo's shuffle): each read's address is the previous
  *                read's value, so reads never overlap -- the latency.
  *   independent  batches of 32 random lines: all 32 prefetched, then all
- *                read (the structure of the filter loops), or a continuous
- *                stream prefetching 32 lines ahead; the faster of the two
- *                is the ceiling -- the throughput with misses overlapped.
+ *                read (the structure of the filter loops), a continuous
+ *                stream prefetching 32 lines ahead, or the addresses given:
+ *                2048 of them computed off the clock, then read on it, one
+ *                after another or prefetching 32 ahead; the fastest is the
+ *                ceiling -- the throughput with misses overlapped.
  *   update       the same, each touch setting one bit of a random word of
  *                the line (what an insert does at each position: a read,
  *                then a write the line must come back for), or plainly one
- *                after another; the fastest of the three.
- * The random lines come from mix64 of a counter (one multiply more than a
- * Weyl sequence, which costs less in cache but read 12-30% slower than mix64
- * at 16 and 64 MiB here); in L1 and L2 the loops are bound by that
- * arithmetic, so fractions above 100% there say only that the filter loops
- * make addresses faster than the ceiling's.
+ *                after another; the fastest.
+ * The random lines come from mix64 of a counter.  A loop that computes its
+ * addresses is bound by that arithmetic in L1 and L2, and even beyond it
+ * the arithmetic holds places in the core's window that misses would take:
+ * with the addresses given (on the clock only the touches), a line read in
+ * a 1.25 MB buffer cost 0.44 ns against 1.04 streaming with mix64 inline,
+ * at 12.5 MB 1.9-2.0 against 2.3 (far past the L3 the prefetched stream
+ * wins: at 125 MB 4.1-4.7 against 4.8-5.3 given and prefetched).  So the ceiling is the memory system's own
+ * rate, below what any loop that makes its addresses can reach.
+ *
+ * Floors.  A loop that takes keys one pass each touches L lines a key, so
+ * it cannot beat L times the ceiling: L * ns_independent a query and
+ * L_present * ns_update an insert.  --anchors prints, for each published
+ * figure, the bar to beat (theirs / 1.5) beside that floor, and names the
+ * bars below it: those no one-pass loop reaches on this machine.
  *
  * Fraction of the ceiling.  A query that touches L distinct cache lines
  * cannot beat L times the independent-read time; the fraction printed is
