@@ -366,24 +366,33 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
  * (word p >> 5, bit p & 31 of the same little-endian array), which costs
  * less than two gathers of eight 64-bit words (measured on Zen 5: 21
  * against 2 x 14.6 cycles). */
-LOOP __mmask16 test16(int kind, const void *words32, lanes8 *pa, lanes8 *pb, unsigned width, __mmask16 lanes)
+LOOP void test_position16(int kind, const void *words32, __m512i pos, __mmask16 lanes, __m512i *all, __mmask16 *counted)
 {
     const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
     const __m512i nibble = _mm512_set1_epi32(15), low3 = _mm512_set1_epi32(7);
-    __m512i all = one;
-    __mmask16 counted = lanes; /* counting: the keys whose counters are all nonzero so far */
-    for (unsigned i = 0; i < width; i++) {
-        const __m512i pos = high_halves(lanes_next_high(kind, pa), lanes_next_high(kind, pb));
-        if (kind == POS_COUNTING) { /* counter p: 32-bit word p >> 3, bits 4 (p & 7) */
-            __m512i w = _mm512_mask_i32gather_epi32(nibble, lanes, _mm512_srli_epi32(pos, 3), words32, 4);
-            __m512i shift = _mm512_slli_epi32(_mm512_and_si512(pos, low3), 2);
-            counted = _mm512_mask_test_epi32_mask(counted, _mm512_srlv_epi32(w, shift), nibble);
-            continue;
-        }
-        __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
-        all = _mm512_and_si512(all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
+    if (kind == POS_COUNTING) { /* counter p: 32-bit word p >> 3, bits 4 (p & 7) */
+        __m512i w = _mm512_mask_i32gather_epi32(nibble, lanes, _mm512_srli_epi32(pos, 3), words32, 4);
+        __m512i shift = _mm512_slli_epi32(_mm512_and_si512(pos, low3), 2);
+        *counted = _mm512_mask_test_epi32_mask(*counted, _mm512_srlv_epi32(w, shift), nibble);
+        return;
     }
-    return kind == POS_COUNTING ? counted : _mm512_mask_test_epi32_mask(lanes, all, one);
+    __m512i w = _mm512_mask_i32gather_epi32(one, lanes, _mm512_srli_epi32(pos, 5), words32, 4);
+    *all = _mm512_and_si512(*all, _mm512_srlv_epi32(w, _mm512_and_si512(pos, low5)));
+}
+
+LOOP __mmask16 test_answer16(int kind, __m512i all, __mmask16 counted, __mmask16 lanes)
+{
+    return kind == POS_COUNTING ? counted : _mm512_mask_test_epi32_mask(lanes, all, _mm512_set1_epi32(1));
+}
+
+LOOP __mmask16 test16(int kind, const void *words32, lanes8 *pa, lanes8 *pb, unsigned width, __mmask16 lanes)
+{
+    __m512i all = _mm512_set1_epi32(1);
+    __mmask16 counted = lanes; /* counting: the keys whose counters are all nonzero so far */
+    for (unsigned i = 0; i < width; i++)
+        test_position16(kind, words32, high_halves(lanes_next_high(kind, pa), lanes_next_high(kind, pb)), lanes, &all,
+                        &counted);
+    return test_answer16(kind, all, counted, lanes);
 }
 
 /* The same for eight keys whose positions may pass 2^32: 64-bit gathers. */
@@ -526,28 +535,77 @@ LOOP size_t keep_lanes(live_keys *lk, size_t out, const lanes8 *p, __mmask8 foun
     return out + (size_t)__builtin_popcount(found);
 }
 
+/* Groups of sixteen live keys whose lines are prefetched ahead of the
+ * group being tested, into L2 (prefetcht1).  Measured at n = 1e7 and 1e8
+ * (12.5 and 125 MB, bloomlab bench --anchors, three runs each), present
+ * keys, ns a key: no prefetch (the gathers alone) 20.9-21.0 and 56-59;
+ * 2 groups ahead into L1 19.5-20.3 and 45-50; into L2, 2 groups ahead
+ * 18.3-19.4 and 40-43, 4 ahead 19.1-19.7 and 37.5-40.7 (prefetcht2 the
+ * same as t1).  The likely reason: a line bound for L1 holds one of the
+ * core's few L1 miss buffers until it arrives, one bound for L2 less long,
+ * so more lines are on their way at once; the gather then finds them in
+ * L2.  (The same hint in blocked512's and splitblock's prefetches beyond L2
+ * made no difference beyond this machine's noise, 16-256 MiB.) */
+#define PHASE_AHEAD 4
+
+/* Group s's next `width` positions (sixteen 32-bit lanes each) into pos,
+ * their lines prefetched; its values in lk advance past them, ready for
+ * keep_lanes when the group is tested. */
+LOOP void phase_prefetch(int kind, const uint64_t *words, __m512i r, const uint64_t *slice, unsigned done,
+                         unsigned width, live_keys *lk, size_t s, size_t live, uint32_t *pos)
+{
+    lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512(), slice, done};
+    lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, _mm512_setzero_si512(),
+                 slice, done};
+    const unsigned shift = kind == POS_COUNTING ? 3 : 5, lanes = live - s < 16 ? (unsigned)(live - s) : 16;
+    const uint32_t *words32 = (const uint32_t *)(const void *)words;
+    for (unsigned i = 0; i < width; i++) {
+        _mm512_storeu_si512(pos + 16 * i, high_halves(lanes_next_high(kind, &pa), lanes_next_high(kind, &pb)));
+        for (unsigned l = 0; l < lanes; l++)
+            __builtin_prefetch(words32 + (pos[16 * i + l] >> shift), 0, 2); /* prefetcht1 */
+    }
+    _mm512_storeu_si512(lk->u + s, pa.u);
+    _mm512_storeu_si512(lk->u + s + 8, pb.u);
+}
+
 /* The next `width` positions of every live key; the keys that found them
  * all set move to the front.  Returns how many.  In place: group s is read
  * before anything is stored at out <= s, and the stores reach at most
- * entry s + 16. */
+ * entry s + 15, behind the group PHASE_AHEAD on, whose positions are made
+ * and prefetched while group s is tested. */
 LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, const uint64_t *slice, unsigned done,
                        unsigned width, live_keys *lk, size_t live)
 {
     size_t out = 0;
-    for (size_t s = 0; s < live; s += wide ? 8 : 16) {
-        const __mmask8 lanes_a = lanes_of(live - s), lanes_b = lanes_of(live - s < 8 ? 0 : live - s - 8);
-        lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512(), slice, done};
-        if (wide) {
+    if (wide) {
+        for (size_t s = 0; s < live; s += 8) {
+            const __mmask8 lanes = lanes_of(live - s);
+            lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512(), slice, done};
             const __m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)(lk->idx + s));
-            const __mmask8 found = test8(kind, words, &pa, width, lanes_a);
+            const __mmask8 found = test8(kind, words, &pa, width, lanes);
             _mm256_storeu_si256((__m256i *)(void *)(lk->idx + out), _mm256_maskz_compress_epi32(found, idx));
             out = keep_lanes(lk, out, &pa, found);
-            continue;
         }
-        lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, _mm512_setzero_si512(),
-                     slice, done};
+        return out;
+    }
+    uint32_t pos[PHASE_AHEAD + 1][16 * FILTER_K_MAX / 2]; /* a width is a power of 2 below k */
+    for (size_t g = 0; g < PHASE_AHEAD && 16 * g < live; g++)
+        phase_prefetch(kind, words, r, slice, done, width, lk, 16 * g, live, pos[g]);
+    for (size_t s = 0, g = 0; s < live; s += 16, g++) {
+        if (s + 16 * PHASE_AHEAD < live)
+            phase_prefetch(kind, words, r, slice, done, width, lk, s + 16 * PHASE_AHEAD, live,
+                           pos[(g + PHASE_AHEAD) % (PHASE_AHEAD + 1)]);
+        const __mmask8 lanes_a = lanes_of(live - s), lanes_b = lanes_of(live - s < 8 ? 0 : live - s - 8);
+        const __mmask16 lanes = (__mmask16)(lanes_a | (lanes_b << 8));
+        const uint32_t *mine = pos[g % (PHASE_AHEAD + 1)];
+        __m512i all = _mm512_set1_epi32(1);
+        __mmask16 counted = lanes;
+        for (unsigned i = 0; i < width; i++)
+            test_position16(kind, words, _mm512_loadu_si512(mine + 16 * i), lanes, &all, &counted);
+        const __mmask16 found = test_answer16(kind, all, counted, lanes);
+        const lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, r, slice, 0}; /* advanced */
+        const lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, r, slice, 0};
         const __m512i idx = _mm512_loadu_si512(lk->idx + s);
-        const __mmask16 found = test16(kind, words, &pa, &pb, width, (__mmask16)(lanes_a | (lanes_b << 8)));
         _mm512_storeu_si512(lk->idx + out, _mm512_maskz_compress_epi32(found, idx));
         out = keep_lanes(lk, out, &pa, (__mmask8)found);
         out = keep_lanes(lk, out, &pb, (__mmask8)(found >> 8));
