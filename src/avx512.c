@@ -47,6 +47,7 @@ int avx512_usable(void)
 
 /* Lanes 0 .. count-1 of a group (count <= 8). */
 LOOP __mmask8 lanes_of(size_t count) { return (__mmask8)(count >= 8 ? 0xFF : (1u << count) - 1); }
+LOOP __mmask16 lanes_of16(size_t count) { return (__mmask16)(count >= 16 ? 0xFFFF : (1u << count) - 1); }
 
 /* ---- hashing --------------------------------------------------------------- */
 
@@ -85,7 +86,7 @@ LOOP int batch_all_eight_bytes(const key_batch *keys)
 {
     const __m512i eight = _mm512_set1_epi32(8);
     for (size_t j = 0; j < keys->count; j += 16) {
-        const __mmask16 lanes = (__mmask16)(keys->count - j >= 16 ? 0xFFFF : (1u << (keys->count - j)) - 1);
+        const __mmask16 lanes = lanes_of16(keys->count - j);
         if (_mm512_mask_cmpneq_epi32_mask(lanes, _mm512_maskz_loadu_epi32(lanes, keys->len + j), eight) != 0)
             return 0;
     }
@@ -395,6 +396,16 @@ LOOP __mmask16 test16(int kind, const void *words32, lanes8 *pa, lanes8 *pb, uns
     return test_answer16(kind, all, counted, lanes);
 }
 
+/* The same for positions made before (width vectors of sixteen at pos). */
+LOOP __mmask16 test16_stored(int kind, const void *words32, const uint32_t *pos, unsigned width, __mmask16 lanes)
+{
+    __m512i all = _mm512_set1_epi32(1);
+    __mmask16 counted = lanes;
+    for (unsigned i = 0; i < width; i++)
+        test_position16(kind, words32, _mm512_loadu_si512(pos + 16 * i), lanes, &all, &counted);
+    return test_answer16(kind, all, counted, lanes);
+}
+
 /* The same for eight keys whose positions may pass 2^32: 64-bit gathers. */
 LOOP __mmask8 test8(int kind, const uint64_t *words, lanes8 *p, unsigned width, __mmask8 lanes)
 {
@@ -535,6 +546,13 @@ LOOP size_t keep_lanes(live_keys *lk, size_t out, const lanes8 *p, __mmask8 foun
     return out + (size_t)__builtin_popcount(found);
 }
 
+/* Live keys s .. s+7 as lanes, their next position's index `done`. */
+LOOP lanes8 live_lanes(const live_keys *lk, size_t s, __m512i r, const uint64_t *slice, unsigned done)
+{
+    lanes8 p = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512(), slice, done};
+    return p;
+}
+
 /* Groups of sixteen live keys whose lines are prefetched ahead of the
  * group being tested, into L2 (prefetcht1).  Measured at n = 1e7 and 1e8
  * (12.5 and 125 MB, bloomlab bench --anchors, three runs each), present
@@ -554,9 +572,7 @@ LOOP size_t keep_lanes(live_keys *lk, size_t out, const lanes8 *p, __mmask8 foun
 LOOP void phase_prefetch(int kind, const uint64_t *words, __m512i r, const uint64_t *slice, unsigned done,
                          unsigned width, live_keys *lk, size_t s, size_t live, uint32_t *pos)
 {
-    lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512(), slice, done};
-    lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, _mm512_setzero_si512(),
-                 slice, done};
+    lanes8 pa = live_lanes(lk, s, r, slice, done), pb = live_lanes(lk, s + 8, r, slice, done);
     const unsigned shift = kind == POS_COUNTING ? 3 : 5, lanes = live - s < 16 ? (unsigned)(live - s) : 16;
     const uint32_t *words32 = (const uint32_t *)(const void *)words;
     for (unsigned i = 0; i < width; i++) {
@@ -580,7 +596,7 @@ LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, con
     if (wide) {
         for (size_t s = 0; s < live; s += 8) {
             const __mmask8 lanes = lanes_of(live - s);
-            lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, _mm512_setzero_si512(), slice, done};
+            lanes8 pa = live_lanes(lk, s, r, slice, done);
             const __m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)(lk->idx + s));
             const __mmask8 found = test8(kind, words, &pa, width, lanes);
             _mm256_storeu_si256((__m256i *)(void *)(lk->idx + out), _mm256_maskz_compress_epi32(found, idx));
@@ -595,16 +611,8 @@ LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, con
         if (s + 16 * PHASE_AHEAD < live)
             phase_prefetch(kind, words, r, slice, done, width, lk, s + 16 * PHASE_AHEAD, live,
                            pos[(g + PHASE_AHEAD) % (PHASE_AHEAD + 1)]);
-        const __mmask8 lanes_a = lanes_of(live - s), lanes_b = lanes_of(live - s < 8 ? 0 : live - s - 8);
-        const __mmask16 lanes = (__mmask16)(lanes_a | (lanes_b << 8));
-        const uint32_t *mine = pos[g % (PHASE_AHEAD + 1)];
-        __m512i all = _mm512_set1_epi32(1);
-        __mmask16 counted = lanes;
-        for (unsigned i = 0; i < width; i++)
-            test_position16(kind, words, _mm512_loadu_si512(mine + 16 * i), lanes, &all, &counted);
-        const __mmask16 found = test_answer16(kind, all, counted, lanes);
-        const lanes8 pa = {_mm512_loadu_si512(lk->u + s), _mm512_loadu_si512(lk->step + s), r, r, slice, 0}; /* advanced */
-        const lanes8 pb = {_mm512_loadu_si512(lk->u + s + 8), _mm512_loadu_si512(lk->step + s + 8), r, r, slice, 0};
+        const __mmask16 found = test16_stored(kind, words, pos[g % (PHASE_AHEAD + 1)], width, lanes_of16(live - s));
+        const lanes8 pa = live_lanes(lk, s, r, slice, done), pb = live_lanes(lk, s + 8, r, slice, done); /* advanced */
         const __m512i idx = _mm512_loadu_si512(lk->idx + s);
         _mm512_storeu_si512(lk->idx + out, _mm512_maskz_compress_epi32(found, idx));
         out = keep_lanes(lk, out, &pa, (__mmask8)found);

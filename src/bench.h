@@ -36,10 +36,9 @@
  *                2048 of them computed off the clock, then read on it, one
  *                after another or prefetching 32 ahead; the fastest is the
  *                ceiling -- the throughput with misses overlapped.
- *   update       the same, each touch setting one bit of a random word of
- *                the line (what an insert does at each position: a read,
- *                then a write the line must come back for), or plainly one
- *                after another; the fastest.
+ *   update       the same ways, each touch setting one bit of a random word
+ *                of the line (what an insert does at each position: a read,
+ *                then a write the line must come back for); the fastest.
  * The random lines come from mix64 of a counter.  A loop that computes its
  * addresses is bound by that arithmetic in L1 and L2, and even beyond it
  * the arithmetic holds places in the core's window that misses would take:
