@@ -11,7 +11,7 @@
  * Both follow the reference C implementations bit for bit, including the
  * seeding (srandom) and the bounded draw (reject below 2^w mod bound, then
  * take the remainder), which tests/test_pcg.c checks against
- * ../shared/vectors/.  The hot paths are static inline.
+ * tests/vectors/.  The hot paths are static inline.
  */
 #ifndef BLOOMLAB_PCG_H
 #define BLOOMLAB_PCG_H

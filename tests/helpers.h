@@ -10,7 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define VECTORS_DIR "../shared/vectors/"
+/* The known-answer vectors, inside the repository (tests/vectors/README.md
+ * says where each came from); the tests run from the repository root. */
+#define VECTORS_DIR "tests/vectors/"
 
 /* The binary under test: $BLOOMLAB (the sanitizer build sets it) or bin/bloomlab. */
 static inline const char *bloomlab_path(void)

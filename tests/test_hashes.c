@@ -1,5 +1,5 @@
 /* test_hashes.c -- every registered hash against known answers.
- * ../shared/vectors/hashes.csv holds FNV-1a and xxHash from the reference
+ * tests/vectors/hashes.csv holds FNV-1a and xxHash from the reference
  * implementations; MurmurHash3 and CRC-32 are checked against their
  * published check values. */
 #include <criterion/criterion.h>
