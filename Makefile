@@ -3,22 +3,48 @@
 # under AddressSanitizer and UndefinedBehaviorSanitizer.  Both install what
 # is missing first (scripts/deps.sh).
 #
-# Pattern rules give caching: a result reruns only when its experiment file
-# or the binary is newer; `make -j` runs independent experiments at once.
+# Conventions: CC, CFLAGS, CPPFLAGS, LDFLAGS and LDLIBS from the environment
+# or the command line are honoured; what the build needs (C11, OpenMP, the
+# libraries, the warnings) is added to them, never replaced by them.
+# -Werror belongs to the project's own tests (`make test`, `make unit`, CI),
+# not to a user's `make`.  Objects remember the flags they were built with
+# (build/flags): a change of compiler or flags rebuilds them.
+#
+# Committed results are remade only when something that decides their bytes
+# changed: each results/*.csv records the fingerprint of its inputs
+# (experiment file, key files, seed, scale, the code's results version in
+# src/version.h) and `bloomlab run` leaves a result whose fingerprint
+# matches untouched; figures and the report record the digest of the bytes
+# they were drawn from (plots/NAME.inputs, results/REPORT.inputs, through
+# scripts/fresh.sh).  A fresh clone's `make` so leaves `git status` clean.
 
-CC      := gcc
-PKGS    := libxxhash libmurmurhash inih glib-2.0
-WARN    := -std=c11 -Wall -Wextra -Wpedantic -Werror
+ifeq ($(origin CC),default)
+CC := gcc
+endif
+CFLAGS   ?= -O2 -g
+PYTHON   := /usr/bin/python3
+SCALE    ?= quick
+THREADS  ?= $(shell nproc)
+
+PKGS     := libxxhash libmurmurhash inih glib-2.0
+WARN     := -Wall -Wextra -Wpedantic
+ifneq ($(filter test unit,$(MAKECMDGOALS)),)
+WERROR   ?= -Werror
+endif
 # `=`, not `:=`: pkg-config runs after deps.sh has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
-GIT_REV := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-CFLAGS  = $(WARN) -O2 -g -fopenmp -MMD -MP $(PKG_CFLAGS) -DBLOOMLAB_GIT='"$(GIT_REV)"'
-LDLIBS  = $(PKG_LIBS) -lz -lm -ldl
-SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-PYTHON  := /usr/bin/python3
-SCALE   ?= quick
-THREADS ?= $(shell nproc)
+BL_CFLAGS  = -std=c11 $(WARN) $(WERROR) -fopenmp $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+BL_LDLIBS  = $(PKG_LIBS) -lz -lm -ldl $(LDLIBS)
+GIT_REV   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# The vector loops' files, each compiled for its instruction set alone
+# (src/cpu.h chooses at run time whether they run); off x86 they compile
+# empty and nothing calls them.
+ifneq ($(filter x86_64% i386% i486% i586% i686%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
+ISA_FLAGS_avx512 := -mavx512f -mavx512dq -mavx512vl -mavx2 -mbmi2
+endif
 
 SRC       := $(wildcard src/*.c)
 LIB_SRC   := $(filter-out src/main.c,$(SRC))
@@ -33,92 +59,146 @@ ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
-RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv
+RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp,$(wildcard plots/*.gp)))
 
-.PHONY: all deps build test unit asan-test results plots report full bench clean fuzz
+.PHONY: all deps build test unit asan-test results plots report check-fresh full bench clean fuzz FORCE
 .DELETE_ON_ERROR:
 
 all: build results plots report
 
 deps:
-	@sh scripts/deps.sh
+	@CC='$(CC)' sh scripts/deps.sh
 
 build: bin/bloomlab
 
+# The compile and link flags, rewritten only when they change.
+build/flags: FORCE | deps
+	@mkdir -p build
+	@printf '%s\n' "$(CC) $(BL_CFLAGS) | $(LDFLAGS) $(BL_LDLIBS) | $(ISA_FLAGS_avx512)" > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+# The git revision, rewritten only when it changes (version.c alone uses it).
+build/git_rev: FORCE
+	@mkdir -p build
+	@printf '%s\n' '$(GIT_REV)' > $@.new
+	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+build/obj/version.o build/asan/version.o: build/git_rev
+build/obj/version.o build/asan/version.o: GIT_DEFINE = -DBLOOMLAB_GIT='"$(GIT_REV)"'
+
 bin/bloomlab: $(OBJ) | deps
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
+	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(BL_LDLIBS)
 
-build/obj/%.o: src/%.c | deps
+build/obj/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$*) $(GIT_DEFINE) -MMD -MP -c -o $@ $<
 
-build/obj/tests/%.o: tests/%.c | deps
+build/obj/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -D_GNU_SOURCE -Isrc -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -D_GNU_SOURCE -Isrc -MMD -MP -c -o $@ $<
 
-build/asan/%.o: src/%.c | deps
+build/asan/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O1 $(SANFLAGS) -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$*) $(GIT_DEFINE) -MMD -MP -c -o $@ $<
 
-build/asan/tests/%.o: tests/%.c | deps
+build/asan/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -O1 $(SANFLAGS) -D_GNU_SOURCE -Isrc -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) -D_GNU_SOURCE -Isrc -MMD -MP -c -o $@ $<
 
 bin/tests: $(TEST_OBJ) $(LIB_OBJ) | deps
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS) -lcriterion
 
 build/asan/bloomlab: $(ASAN_OBJ)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(BL_CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
 
 build/asan/bloomlab-tests: $(ASAN_TEST) $(ASAN_LIB)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+	$(CC) $(BL_CFLAGS) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS) -lcriterion
 
 build/theory_ref.csv: scripts/theory_ref.py | deps
 	@mkdir -p build
 	$(PYTHON) scripts/theory_ref.py > $@.tmp && mv $@.tmp $@
 
-build/plugin_example.so: examples/plugin_hash.c
+build/plugin_example.so: examples/plugin_hash.c build/flags
 	@mkdir -p build
-	$(CC) $(WARN) -O2 -shared -fPIC -o $@ $<
+	$(CC) -std=c11 $(WARN) $(WERROR) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $<
 
 TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so
 
-# The suite runs twice: optimised, then the sanitizer build (whose CLI tests
-# run the sanitizer binary too).  Criterion's -j2 uses both cores.
+# The batch, layout and CLI-run suites again with the vector loops off, so
+# that the portable loops are tested on every machine; which loops ran in
+# each pass is printed first (information, never a failure).
+PORTABLE_SUITES := @(batch|layouts|cli_run|shards)/*
+
+# The suite runs three times: optimised, the portable pass, then the
+# sanitizer build (whose CLI tests run the sanitizer binary too).
+# Criterion's -j2 uses both cores.
 test: deps $(TEST_INPUTS) build/asan/bloomlab build/asan/bloomlab-tests
+	@$(MAKE) -s --no-print-directory check-fresh
+	@echo "make test: pass 1: $$(./bin/bloomlab --version | tail -n 2 | tr '\n' ' ')"
 	./bin/tests -j2
+	@echo "make test: pass 2: $$(BLOOMLAB_ISA=portable ./bin/bloomlab --version | tail -n 2 | tr '\n' ' ')"
+	BLOOMLAB_ISA=portable ./bin/tests -j2 --filter '$(PORTABLE_SUITES)'
+	@echo "make test: pass 3 (sanitizers): $$(./bin/bloomlab --version | tail -n 2 | tr '\n' ' ')"
 	ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  BLOOMLAB=build/asan/bloomlab ./build/asan/bloomlab-tests -j2
 
 unit: deps $(TEST_INPUTS)
 	./bin/tests -j2
 
+# A result reruns only when its inputs' fingerprint differs from the one it
+# records (`bloomlab run` decides and says so); the touch tells make it is
+# current either way.
 results/seed64.csv: bin/bloomlab
-	./bin/bloomlab demo --table > $@.tmp && mv $@.tmp $@
+	./bin/bloomlab demo --table > $@.tmp && if cmp -s $@.tmp $@; then rm $@.tmp; touch $@; else mv $@.tmp $@; fi
 
 # The lecture's memory figure: RSS of a GHashTable of URLs against the filter.
 results/memory.csv: bin/bloomlab
-	./bin/bloomlab memory -o $@
+	./bin/bloomlab memory -o $@ && touch $@
 
 # The course page's run is drawn against its distribution over word sets.
-plots/seed64.png: results/seed64_words.csv
+PLOT_EXTRA_seed64 := results/seed64_words.csv
+plots/seed64.png: $(PLOT_EXTRA_seed64)
+# What figure NAME is drawn from.
+plot_inputs = plots/$(1).gp results/$(1).csv $(PLOT_EXTRA_$(1))
 
 results/%.csv: experiments/%.ini bin/bloomlab
-	./bin/bloomlab run $< -o $@ --scale $(SCALE) --threads $(THREADS)
+	./bin/bloomlab run $< -o $@ --scale $(SCALE) --threads $(THREADS) && touch $@
 
 results: $(RESULTS)
 
-plots/%.png: plots/%.gp results/%.csv
-	cd plots && gnuplot $*.gp
+# A figure is redrawn only when the bytes it is drawn from changed: the check
+# runs every time (FORCE), since timestamps say nothing on a fresh clone.
+plots/%.png: plots/%.gp results/%.csv FORCE
+	@if sh scripts/fresh.sh check plots/$*.inputs $(call plot_inputs,$*); then touch $@; else \
+	  echo "cd plots && gnuplot $*.gp"; (cd plots && gnuplot $*.gp) && \
+	  sh scripts/fresh.sh record plots/$*.inputs $(call plot_inputs,$*); fi
 
 plots: $(PLOTS)
 
-results/REPORT.md: $(RESULTS) $(PLOTS) scripts/report.py scripts/report_hashes.py
-	$(PYTHON) scripts/report.py results > $@.tmp && mv $@.tmp $@
+# The report also reads the full-scale results that exist (make full); they
+# count in its digest but are never remade for it.
+REPORT_SOURCES := $(RESULTS) scripts/report.py scripts/report_hashes.py
+REPORT_INPUTS   = $(REPORT_SOURCES) $(wildcard results/full/*.csv)
+
+results/REPORT.md: $(REPORT_SOURCES) $(PLOTS) FORCE
+	@if sh scripts/fresh.sh check results/REPORT.inputs $(REPORT_INPUTS); then touch $@; else \
+	  echo "$(PYTHON) scripts/report.py results > $@"; \
+	  $(PYTHON) scripts/report.py results > $@.tmp && mv $@.tmp $@ && \
+	  sh scripts/fresh.sh record results/REPORT.inputs $(REPORT_INPUTS); fi
 
 report: $(if $(wildcard scripts/report.py),results/REPORT.md)
+
+# The committed figures and report were drawn from the committed results
+# (tests/test_fresh.c checks the results themselves); part of make test.
+check-fresh:
+	@status=0; \
+	$(foreach p,$(PLOTS:plots/%.png=%),sh scripts/fresh.sh check plots/$(p).inputs $(call plot_inputs,$(p)) || \
+	  { echo "check-fresh: plots/$(p).png was not drawn from the committed data: make plots"; status=1; };) \
+	sh scripts/fresh.sh check results/REPORT.inputs $(REPORT_INPUTS) || \
+	  { echo "check-fresh: results/REPORT.md was not written from the committed data: make report"; status=1; }; \
+	exit $$status
 
 # The full scale: larger trial counts and the billion-URL crawler, into
 # results/full/; the report then includes those rows too.
@@ -126,11 +206,10 @@ FULL_RESULTS := $(DEFAULT_EXP:%=results/full/%.csv)
 
 results/full/%.csv: experiments/%.ini bin/bloomlab
 	@mkdir -p results/full
-	./bin/bloomlab run $< -o $@ --scale full --threads $(THREADS)
+	./bin/bloomlab run $< -o $@ --scale full --threads $(THREADS) && touch $@
 
 full: $(FULL_RESULTS)
 	$(MAKE) all
-	$(PYTHON) scripts/report.py results > results/REPORT.md.tmp && mv results/REPORT.md.tmp results/REPORT.md
 
 # Speed lives here, never in the tests.
 bench: bin/bloomlab

@@ -11,6 +11,18 @@ PACKAGES="gcc make pkg-config libxxhash-dev libmurmurhash-dev libinih-dev \
 libcriterion-dev gnuplot-nox wamerican python3 python3-mpmath python3-numpy \
 libglib2.0-dev parallel zlib1g-dev"
 
+# `make CC=clang`: Debian's clang, and LLVM's OpenMP runtime for -fopenmp.
+case "$(basename "${CC:-gcc}" | cut -d' ' -f1)" in
+    clang*) PACKAGES="$PACKAGES clang libomp-dev" ;;
+esac
+
+# Not Debian: say what is needed and let the build find out.
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "deps.sh: not a Debian system (no dpkg-query); bloomlab needs the equivalents of:" >&2
+    echo "deps.sh:   $PACKAGES" >&2
+    exit 0
+fi
+
 missing=""
 for p in $PACKAGES; do
     status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

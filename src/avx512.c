@@ -1,6 +1,8 @@
-/* avx512.c -- the loops of avx512.h.  Compiled for AVX-512 by the target
- * pragma below whatever the build's flags; called only when
- * avx512_usable() says the CPU has it.
+/* avx512.c -- the loops of avx512.h.  The Makefile compiles this file, and
+ * only this one, for AVX-512 (its ISA_FLAGS_avx512), whatever the build's
+ * flags, so any instruction in it may be AVX-512: nothing here may run
+ * unless avx512_usable() (cpu.h's run-time choice) says the CPU has it.
+ * Off x86 the file is empty and nothing calls it.
  *
  * Lanes.  A zmm register holds eight 64-bit lanes, one key each.  A group
  * of fewer than eight keys (a batch's tail) runs with the missing lanes
@@ -29,21 +31,13 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512vl,avx2,bmi2")
+#if BLOOMLAB_X86
+#if !defined(__AVX512F__) || !defined(__AVX512DQ__) || !defined(__AVX512VL__) || !defined(__BMI2__)
+#error "avx512.c is compiled with -mavx512f -mavx512dq -mavx512vl -mavx2 -mbmi2 (the Makefile's ISA_FLAGS_avx512)"
+#endif
 #include <immintrin.h>
 
 #define LOOP static inline __attribute__((always_inline))
-
-int avx512_usable(void)
-{
-    const char *off = getenv("BLOOMLAB_NO_AVX512");
-    if (off != NULL && *off != '\0' && strcmp(off, "0") != 0)
-        return 0;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
-}
 
 /* Lanes 0 .. count-1 of a group (count <= 8). */
 LOOP __mmask8 lanes_of(size_t count) { return (__mmask8)(count >= 8 ? 0xFF : (1u << count) - 1); }
@@ -839,4 +833,4 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
     return yes;
 }
 
-#pragma GCC pop_options
+#endif /* BLOOMLAB_X86 */

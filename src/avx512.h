@@ -34,11 +34,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cpu.h"
 #include "filters.h"
 #include "keys.h"
 
-/* 1 when the CPU has AVX-512 F, DQ, VL and BMI2, and BLOOMLAB_NO_AVX512 is unset. */
-int avx512_usable(void);
+/* 1 when these loops may run: the CPU has AVX-512 F, DQ, VL and BMI2, and
+ * BLOOMLAB_ISA does not cap the level below avx512 (cpu.h). */
+static inline int avx512_usable(void) { return cpu_isa() >= ISA_AVX512; }
 
 /* The most keys one call of the layout loops below takes (they keep
  * per-key state on the stack). */

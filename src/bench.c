@@ -24,6 +24,7 @@
 #include "pcg.h"
 #include "stats.h"
 #include "sweep.h"
+#include "cpu.h"
 #include "version.h"
 
 #define CMD "bench"
@@ -467,7 +468,8 @@ static const char USAGE[] =
     "On a CPU with AVX-512 every layout runs the eight-lane loops of\n"
     "src/avx512.c with double hashing (standard, counting and partitioned\n"
     "queries in phases once the filter outgrows L2);\n"
-    "BLOOMLAB_NO_AVX512=1 in the environment times the portable loops instead.\n"
+    "BLOOMLAB_ISA=portable (or avx2, avx512) in the environment caps the\n"
+    "vector level, e.g. to time the portable loops on the same machine.\n"
     "The CSV's '# loops:' line and the table's first line say which ran.\n";
 
 static int parse_layouts(const char *text, bench_options *o)
@@ -1015,9 +1017,12 @@ int cmd_bench(int argc, char **argv)
     sb_add(&b.csv, "# command: bloomlab");
     for (int i = 0; i < argc; i++)
         sb_add(&b.csv, " %s", argv[i]);
-    sb_add(&b.csv, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# loops: %s\n%s\n", BLOOMLAB_VERSION,
-           BLOOMLAB_GIT, (unsigned long long)o.seed, (unsigned long long)o.ops, filter_ops_description(), BENCH_HEADER);
-    note(&b, "loops: %s\n", filter_ops_description());
+    char level[160];
+    cpu_isa_describe(level, sizeof level);
+    sb_add(&b.csv, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# vector level: %s\n# loops: %s\n%s\n",
+           BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
+           filter_ops_description(), BENCH_HEADER);
+    note(&b, "vector level: %s\nloops: %s\n", level, filter_ops_description());
     if (o.anchors)
         rc = run_anchors(&b, random64);
     else

@@ -958,6 +958,7 @@ STAMP_LAYOUT(LAYOUT_BLOCKED512, blocked512)
 STAMP_LAYOUT(LAYOUT_REGISTER64, register64)
 STAMP_LAYOUT(LAYOUT_SPLITBLOCK, splitblock)
 
+#if BLOOMLAB_X86
 /* ---- eight keys at a time (avx512.h) --------------------------------------- */
 
 /* Unblocked filters up to this size insert through the AVX-512 loops, which
@@ -1169,6 +1170,7 @@ VECTOR_OPS(partitioned)
 VECTOR_OPS(blocked512)
 VECTOR_OPS(register64)
 VECTOR_OPS(splitblock)
+#endif /* BLOOMLAB_X86 */
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
 #define OPS_LAYOUT(l) {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal)}
@@ -1192,6 +1194,7 @@ const char *filter_ops_description(void)
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
 {
     filter_ops ops = OPS_TABLE[layout][scheme];
+#if BLOOMLAB_X86
     if (scheme != SCHEME_DOUBLE || !avx512_usable())
         return ops;
 #define USE_VECTOR_OPS(tag)                                                                                  \
@@ -1214,6 +1217,9 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
     else if (layout == LAYOUT_SPLITBLOCK)
         USE_VECTOR_OPS(splitblock);
 #undef USE_VECTOR_OPS
+#else
+    (void)scheme;
+#endif
     return ops;
 }
 

@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "cpu.h"
 #include "demo.h"
+#include "filters.h"
 #include "version.h"
 
 typedef struct {
@@ -33,6 +35,15 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
 }
 
+/* The version, the git revision it was built from, and which loops run here. */
+static int print_version(void)
+{
+    char level[160];
+    printf("bloomlab %s (git %s)\nresults version %d\nvector level: %s\nloops: %s\n", BLOOMLAB_VERSION,
+           bloomlab_git_rev, BLOOMLAB_RESULTS_VERSION, cpu_isa_describe(level, sizeof level), filter_ops_description());
+    return fflush(stdout) != 0 || ferror(stdout) ? (perror("bloomlab: --version: stdout"), 1) : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -43,10 +54,13 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (strcmp(argv[1], "--version") == 0) {
-        printf("bloomlab %s\n", BLOOMLAB_VERSION);
-        return 0;
+    char isa_err[160];
+    if (cpu_isa_env_check(isa_err, sizeof isa_err) != 0) {
+        fprintf(stderr, "bloomlab: %s\n", isa_err);
+        return 2;
     }
+    if (strcmp(argv[1], "--version") == 0)
+        return print_version();
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
             return COMMANDS[i].run(argc - 1, argv + 1);

@@ -27,6 +27,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <glib.h>
+#include <xxhash.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -419,6 +420,27 @@ static double mean_key_bytes(const keyset *ks, uint64_t seed, uint64_t n)
     return sample > 0 ? total / (double)sample : 0;
 }
 
+/* The `# inputs:` line: a digest of everything that decides the rows except
+ * the measurement itself (which no rerun repeats exactly: a committed
+ * memory.csv is made again only when this changes). */
+static void inputs_line(const memory_options *o, const keyset *ks, char *out, size_t size)
+{
+    XXH64_state_t *st = XXH64_createState();
+    XXH64_reset(st, 0);
+    char part[160];
+    for (size_t i = 0; i < o->n.count; i++) {
+        snprintf(part, sizeof part, "n=%.17g;", o->n.values[i]);
+        XXH64_update(st, part, strlen(part));
+    }
+    snprintf(part, sizeof part, "bpi=%.17g;k=%u;seed=%llu;glib=%u.%u.%u;keys=", o->bits_per_item, o->k,
+             (unsigned long long)o->seed, glib_major_version, glib_minor_version, glib_micro_version);
+    XXH64_update(st, part, strlen(part));
+    XXH64_update(st, keyset_spec(ks), strlen(keyset_spec(ks)));
+    snprintf(out, size, "# inputs: %016llx results-version %d", (unsigned long long)XXH64_digest(st),
+             BLOOMLAB_RESULTS_VERSION);
+    XXH64_freeState(st);
+}
+
 static void format_metadata(const memory_options *o, const keyset *ks, text_buf *b)
 {
     char date[64];
@@ -428,7 +450,7 @@ static void format_metadata(const memory_options *o, const keyset *ks, text_buf 
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     double largest = o->n.values[o->n.count - 1];
     tb_printf(b, "# experiment: memory\n# command: %s\n# version: bloomlab %s (%s)\n", o->command,
-              BLOOMLAB_VERSION, BLOOMLAB_GIT);
+              BLOOMLAB_VERSION, bloomlab_git_rev);
     tb_printf(b, "# keys: %s\n# seed: %llu\n# bits_per_item: %g\n# k: %u\n", keyset_spec(ks),
               (unsigned long long)o->seed, o->bits_per_item, o->k);
     tb_printf(b, "# mean_key_bytes: %.2f (first %llu keys)\n", mean_key_bytes(ks, o->seed, (uint64_t)largest),
@@ -438,7 +460,9 @@ static void format_metadata(const memory_options *o, const keyset *ks, text_buf 
     tb_printf(b, "# bloom: bloomlab filter, standard layout, m = ceil(n * bits_per_item), xxh3_64 + double hashing\n");
     tb_printf(b, "# ghashtable: GLib %u.%u.%u GHashTable of g_strndup'd keys (g_str_hash, g_str_equal)\n",
               glib_major_version, glib_minor_version, glib_micro_version);
-    tb_printf(b, "# date: %s\n", date);
+    char inputs[128];
+    inputs_line(o, ks, inputs, sizeof inputs);
+    tb_printf(b, "%s\n# date: %s\n", inputs, date);
     tb_printf(b, "n,structure,bytes,bytes_per_item,ns_insert\n");
 }
 
@@ -468,6 +492,15 @@ int cmd_memory(int argc, char **argv)
         }
     if (status == 0 && check_fits(&o) != 0)
         status = 2;
+    char inputs[128];
+    inputs_line(&o, ks, inputs, sizeof inputs);
+    if (status == 0 && o.output != NULL && output_has_metadata(o.output, inputs)) {
+        fprintf(stderr, "bloomlab memory: %s is up to date (its inputs are unchanged; delete it to measure again)\n",
+                o.output);
+        keyset_close(ks);
+        number_list_free(&o.n);
+        return 0;
+    }
     text_buf out = {NULL, 0, 0};
     if (status == 0)
         format_metadata(&o, ks, &out);

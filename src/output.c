@@ -16,6 +16,28 @@ void output_sibling(const char *path, const char *prefix, const char *suffix, ch
     snprintf(out, size, "%.*s%s%s%s", (int)dir_len, path, prefix, path + dir_len, suffix);
 }
 
+int output_has_metadata(const char *path, const char *line)
+{
+    struct stat st;
+    if (path == NULL || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    const size_t want = strlen(line);
+    char buf[4096];
+    int found = 0;
+    /* The metadata is the file's first lines, each starting with '#'. */
+    while (!found && fgets(buf, sizeof buf, f) != NULL && buf[0] == '#') {
+        size_t len = strlen(buf);
+        if (len > 0 && buf[len - 1] == '\n')
+            buf[--len] = '\0';
+        found = len == want && memcmp(buf, line, want) == 0;
+    }
+    fclose(f);
+    return found;
+}
+
 static int write_all(int fd, const char *text, size_t len)
 {
     while (len > 0) {

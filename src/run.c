@@ -25,6 +25,7 @@ typedef struct {
     unsigned shard_index, shard_count;
     int quiet;
     int fresh;
+    int inputs_only; /* --inputs: print the `# inputs:` line and run nothing */
 } run_flags;
 
 static int parse_shard(const char *cmd, const char *text, run_flags *f)
@@ -70,6 +71,8 @@ static int shared_flag(const char *cmd, int argc, char **argv, int *i, run_flags
         f->quiet = 1;
     } else if (strcmp(a, "--fresh") == 0) {
         f->fresh = 1;
+    } else if (strcmp(a, "--inputs") == 0) {
+        f->inputs_only = 1;
     } else {
         return 0;
     }
@@ -88,7 +91,8 @@ static int run_experiment(const char *cmd, const experiment *e, const run_flags 
 {
     char command[2048];
     join_command(argc, argv, command, sizeof command);
-    sweep_options opt = {f->output, command, f->threads, f->shard_index, f->shard_count, f->quiet, !f->fresh};
+    sweep_options opt = {f->output, command, f->threads, f->shard_index, f->shard_count, f->quiet, !f->fresh,
+                         f->inputs_only};
     (void)cmd;
     return sweep_run(e, &opt);
 }
@@ -103,17 +107,22 @@ static void default_flags(run_flags *f)
 
 static const char RUN_USAGE[] =
     "usage: bloomlab run EXPERIMENT.ini [-o FILE] [--threads T] [--scale quick|full]\n"
-    "                    [--shard I/N] [--quiet] [--fresh]\n"
+    "                    [--shard I/N] [--quiet] [--fresh] [--inputs]\n"
     "\n"
     "Runs every cell of an experiment file and writes tidy CSV (default\n"
     "results/NAME.csv, NAME the file's stem).  An interrupted run keeps its\n"
     "finished cells and the next run resumes from them (--fresh starts over).\n"
+    "An output whose '# inputs:' line matches this run's (the experiment's\n"
+    "cells, seed, scale, shard and the code's results version) is current:\n"
+    "it is left untouched (--fresh remakes it).\n"
     "\n"
     "  -o FILE          where the CSV goes\n"
     "  --threads T      OpenMP threads (default: all cores)\n"
     "  --scale S        quick (default) or full: picks KEY.quick / KEY.full values\n"
     "  --shard I/N      run only cells i with i mod N = I-1; bloomlab merge joins shards\n"
-    "  --quiet          no progress line on stderr\n";
+    "  --quiet          no progress line on stderr\n"
+    "  --fresh          ignore the journal and a current output: run every cell\n"
+    "  --inputs         print the '# inputs:' line this run would write; run nothing\n";
 
 int cmd_run(int argc, char **argv)
 {

@@ -305,9 +305,18 @@ static uint64_t fingerprint(const experiment *e)
     }
     for (const char *s = e->name; *s; s++)
         h = mix64(h ^ (unsigned char)*s);
-    for (const char *s = BLOOMLAB_VERSION; *s; s++)
+    for (const char *s = e->scale; *s; s++)
         h = mix64(h ^ (unsigned char)*s);
-    return h;
+    return mix64(h ^ BLOOMLAB_RESULTS_VERSION);
+}
+
+/* The `# inputs:` metadata line: the fingerprint of everything that decides
+ * the output's bytes (ns_* and metadata aside), with the shard; a result
+ * that already holds it is current (sweep_run leaves it alone). */
+static void inputs_line(const experiment *e, const sweep_options *opt, char *out, size_t size)
+{
+    snprintf(out, size, "# inputs: %016llx shard %u/%u results-version %d", (unsigned long long)fingerprint(e),
+             opt->shard_index, opt->shard_count, BLOOMLAB_RESULTS_VERSION);
 }
 
 /* A journal line "INDEX\tROW\n" is whole when INDEX is digits and the row
@@ -362,10 +371,12 @@ static void format_metadata(const experiment *e, const sweep_options *opt, doubl
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     sb_printf(sb, "# experiment: %s\n# source: %s\n# command: %s\n# version: bloomlab %s (%s)\n",
-              e->name, e->source, opt->command ? opt->command : "", BLOOMLAB_VERSION, BLOOMLAB_GIT);
+              e->name, e->source, opt->command ? opt->command : "", BLOOMLAB_VERSION, bloomlab_git_rev);
     sb_printf(sb, "# seed: %llu\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
               (unsigned long long)e->seed, e->scale, opt->threads, opt->shard_index, opt->shard_count, e->count);
-    sb_printf(sb, "# date: %s\n# wall_time_s: %.3f\n", date, wall);
+    char inputs[128];
+    inputs_line(e, opt, inputs, sizeof inputs);
+    sb_printf(sb, "%s\n# date: %s\n# wall_time_s: %.3f\n", inputs, date, wall);
 }
 
 static int in_shard(size_t index, const sweep_options *opt)
@@ -512,6 +523,16 @@ static void install_signals(void)
 
 int sweep_run(const experiment *e, const sweep_options *opt)
 {
+    char inputs[128];
+    inputs_line(e, opt, inputs, sizeof inputs);
+    if (opt->inputs_only)
+        return printf("%s\n", inputs) < 0 || fflush(stdout) != 0 ? (perror("bloomlab run: stdout"), 1) : 0;
+    if (opt->resume && output_has_metadata(opt->output, inputs)) {
+        if (!opt->quiet)
+            fprintf(stderr, "bloomlab run: %s is up to date (its inputs are unchanged; --fresh remakes it)\n",
+                    opt->output);
+        return 0;
+    }
     if (check_memory(e, opt) != 0)
         return 2;
     char lock_path[WHERE_MAX + 16], journal_path[WHERE_MAX + 16];

@@ -28,7 +28,8 @@ typedef struct {
     unsigned shard_index; /* 1-based */
     unsigned shard_count;
     int quiet;
-    int resume;           /* use the journal (default on) */
+    int resume;           /* use the journal and keep a current output (default on) */
+    int inputs_only;      /* print the `# inputs:` line to stdout and run nothing */
 } sweep_options;
 
 /* Returns 0, 1 (a failure: message printed), 2 (bad input), 130 (interrupted). */

@@ -389,7 +389,7 @@ int cmd_uniformity(int argc, char **argv)
     strbuf sb = {NULL, 0, 0};
     join_command(argc, argv, &sb);
     sb_printf(&sb, "# version: bloomlab %s (%s)\n# seed: %llu\n# alpha: %.6g (erfc(5/sqrt 2), two-sided 5 sigma)\n",
-              BLOOMLAB_VERSION, BLOOMLAB_GIT, (unsigned long long)g.seed, uniformity_alpha());
+              BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)g.seed, uniformity_alpha());
     sb_printf(&sb, "hash,scheme,keys,m,n,k,chi2,dof,p_value,flag,count_min,count_max,ns_per_key\n");
     int rc = run_grid(&g, &sb);
     if (rc == 0 && sb.text != NULL)

@@ -627,25 +627,48 @@ Test(batch, avx512_blocked512_wide_equals_narrow)
 }
 
 /* The AVX-512 loops are what filter_ops_for gives for every layout with
- * double hashing exactly when the CPU has AVX-512 (so the tests above ran
- * them here, or say why not), and BLOOMLAB_NO_AVX512 turns them off. */
-Test(batch, avx512_dispatch)
+ * double hashing exactly when cpu_isa() reaches avx512 (so the tests above
+ * ran them here, or returned early on a CPU without them: information,
+ * printed, never a failure), and BLOOMLAB_ISA=portable or avx2 turns them
+ * off. */
+Test(batch, isa_dispatch)
 {
     static const layout_kind FAST[] = {LAYOUT_STANDARD,   LAYOUT_COUNTING,   LAYOUT_PARTITIONED,
                                        LAYOUT_BLOCKED512, LAYOUT_REGISTER64, LAYOUT_SPLITBLOCK};
+    char level[160];
+    cr_log_info("vector loops: %s", cpu_isa_describe(level, sizeof level));
     const int usable = avx512_usable();
-    if (!usable)
-        cr_log_warn("this CPU has no AVX-512: only the portable loops were tested");
     for (size_t l = 0; l < sizeof FAST / sizeof FAST[0]; l++) {
         int differs = filter_ops_for(FAST[l], SCHEME_DOUBLE).query != filter_ops_portable(FAST[l], SCHEME_DOUBLE).query;
         cr_assert_eq(differs, usable, "%s/double", layout_name(FAST[l]));
     }
     for (int l = 0; l < LAYOUT_COUNT; l++)
         cr_assert(filter_ops_for((layout_kind)l, SCHEME_IDEAL).query == filter_ops_portable((layout_kind)l, SCHEME_IDEAL).query);
-    setenv("BLOOMLAB_NO_AVX512", "1", 1);
-    cr_assert_eq(avx512_usable(), 0);
-    cr_assert(filter_ops_for(LAYOUT_STANDARD, SCHEME_DOUBLE).query == filter_ops_portable(LAYOUT_STANDARD, SCHEME_DOUBLE).query);
-    unsetenv("BLOOMLAB_NO_AVX512");
+    const char *before = getenv("BLOOMLAB_ISA");
+    char *saved = before != NULL ? strdup(before) : NULL;
+    static const char *const BELOW_AVX512[] = {"portable", "avx2"};
+    for (size_t i = 0; i < 2; i++) {
+        setenv("BLOOMLAB_ISA", BELOW_AVX512[i], 1);
+        cr_assert_eq(avx512_usable(), 0, "BLOOMLAB_ISA=%s", BELOW_AVX512[i]);
+        cr_assert(cpu_isa() <= cpu_isa_supported());
+        cr_assert(filter_ops_for(LAYOUT_STANDARD, SCHEME_DOUBLE).query == filter_ops_portable(LAYOUT_STANDARD, SCHEME_DOUBLE).query);
+    }
+    setenv("BLOOMLAB_ISA", "portable", 1);
+    cr_assert_eq(cpu_isa(), ISA_PORTABLE);
+    /* a level above the CPU's is capped at the CPU's */
+    setenv("BLOOMLAB_ISA", "avx512", 1);
+    cr_assert_eq(cpu_isa(), cpu_isa_supported());
+    char err[160];
+    cr_assert_eq(cpu_isa_env_check(err, sizeof err), 0);
+    setenv("BLOOMLAB_ISA", "sse9", 1);
+    cr_assert_eq(cpu_isa_env_check(err, sizeof err), -1);
+    cr_assert(strstr(err, "sse9") != NULL, "%s", err);
+    cr_assert_eq(cpu_isa(), cpu_isa_supported(), "an unknown level caps nothing (main refuses it first)");
+    if (saved != NULL)
+        setenv("BLOOMLAB_ISA", saved, 1);
+    else
+        unsetenv("BLOOMLAB_ISA");
+    free(saved);
 }
 
 /* Keys that do not lie side by side (words, urls of 8 bytes are rare) take

@@ -1,0 +1,144 @@
+/* test_fresh.c -- the committed results are the ones this code makes.
+ *
+ * `make` remakes a result only when its `# inputs:` line (the fingerprint of
+ * the experiment's cells, seed, scale, shard and BLOOMLAB_RESULTS_VERSION)
+ * differs from the one the code computes now, so a fresh clone's `make`
+ * leaves git clean.  That holds only if two things do: every committed
+ * result records the line the code computes (someone who bumped the results
+ * version also remade the results), and a result that claims to be current
+ * has the rows a run makes now (someone who changed what the code writes
+ * also bumped the version).  The first is checked for every experiment, the
+ * second by rerunning the cheap ones.
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+
+#include "csv.h"
+#include "helpers.h"
+
+/* The `# inputs:` line of a result file, or NULL. */
+static char *inputs_line_of(const char *text)
+{
+    for (const char *line = text; line != NULL && *line == '#'; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        if (strncmp(line, "# inputs: ", 10) == 0) {
+            const char *end = strchr(line, '\n');
+            return strndup(line, end ? (size_t)(end - line) : strlen(line));
+        }
+    }
+    return NULL;
+}
+
+static char *committed_inputs(const char *result_path)
+{
+    char *text = slurp(result_path);
+    cr_assert_not_null(text, "%s is missing", result_path);
+    char *line = inputs_line_of(text);
+    free(text);
+    cr_assert_not_null(line, "%s has no '# inputs:' line: remake it with make", result_path);
+    return line;
+}
+
+Test(fresh, every_committed_result_records_the_inputs_of_this_code)
+{
+    DIR *d = opendir("experiments");
+    cr_assert_not_null(d);
+    struct dirent *ent;
+    int checked = 0;
+    while ((ent = readdir(d)) != NULL) {
+        size_t len = strlen(ent->d_name);
+        if (len < 5 || strcmp(ent->d_name + len - 4, ".ini") != 0)
+            continue;
+        char args[600], result[600];
+        snprintf(args, sizeof args, "run experiments/%s --inputs", ent->d_name);
+        snprintf(result, sizeof result, "results/%.*s.csv", (int)(len - 4), ent->d_name);
+        cli_result r = run_cli(args);
+        cr_assert_eq(r.status, 0, "bloomlab %s: %s", args, r.err);
+        char *now = strndup(r.out, strcspn(r.out, "\n"));
+        char *then = committed_inputs(result);
+        cr_assert_str_eq(then, now,
+                         "%s is stale: it records '%s', this code computes '%s' (make remakes it; commit the result)",
+                         result, then, now);
+        free(now);
+        free(then);
+        cli_free(&r);
+        checked++;
+    }
+    closedir(d);
+    cr_assert_gt(checked, 10, "only %d experiments found", checked);
+}
+
+/* An experiment rerun into a temporary file has the committed rows, ns_*
+ * aside: else the code's output changed and BLOOMLAB_RESULTS_VERSION was
+ * not bumped. */
+static void expect_rerun_matches(const char *name)
+{
+    char *dir = temp_dir();
+    char out[600], args[1400], result[600];
+    snprintf(out, sizeof out, "%s/%s.csv", dir, name);
+    snprintf(result, sizeof result, "results/%s.csv", name);
+    snprintf(args, sizeof args, "run experiments/%s.ini -o %s --quiet", name, out);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "bloomlab %s: %s", args, r.err);
+    cli_free(&r);
+    char *now = file_rows(out), *then = file_rows(result);
+    cr_assert_str_eq(now, then,
+                     "%s: a run now writes other rows than the committed ones: bump BLOOMLAB_RESULTS_VERSION "
+                     "(src/version.h) and remake the results",
+                     name);
+    free(now);
+    free(then);
+    remove_tree(dir);
+}
+
+Test(fresh, a_rerun_of_a_current_result_writes_its_rows, .timeout = 300)
+{
+    expect_rerun_matches("million_at_1pct");
+    expect_rerun_matches("deletion");
+}
+
+Test(fresh, the_course_page_table_is_current)
+{
+    cli_result r = run_cli("demo --table");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *committed = slurp("results/seed64.csv");
+    cr_assert_not_null(committed);
+    cr_assert_str_eq(r.out, committed, "results/seed64.csv is not what demo --table prints");
+    free(committed);
+    cli_free(&r);
+}
+
+/* A current output is left alone: not rewritten, not even touched. */
+Test(fresh, a_current_output_is_not_rewritten)
+{
+    char *dir = temp_dir();
+    char out[600], args[1400];
+    snprintf(out, sizeof out, "%s/m.csv", dir);
+    snprintf(args, sizeof args, "run experiments/million_at_1pct.ini -o %s --quiet", out);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    struct stat before, after;
+    cr_assert_eq(stat(out, &before), 0);
+    char *first = slurp(out);
+    snprintf(args, sizeof args, "run experiments/million_at_1pct.ini -o %s", out);
+    r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "up to date") != NULL, "no word that the output is current: %s", r.err);
+    cli_free(&r);
+    cr_assert_eq(stat(out, &after), 0);
+    char *second = slurp(out);
+    cr_assert_str_eq(first, second);
+    cr_assert(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec,
+              "the current output was touched");
+    /* --fresh remakes it */
+    snprintf(args, sizeof args, "run experiments/million_at_1pct.ini -o %s --fresh --quiet", out);
+    r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    struct stat remade;
+    cr_assert_eq(stat(out, &remade), 0);
+    cr_assert_neq(remade.st_ino, before.st_ino, "--fresh did not write a new file");
+    free(first);
+    free(second);
+    remove_tree(dir);
+}
