@@ -512,7 +512,7 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
     number_list ms = {0}, ps = {0}, ns_ = {0}, ks = {0}, trials = {0}, queries = {0}, deletes = {0};
     int rc = -1;
     if (by_sizing) {
-        if (numbers_of(b, r[G_P], "p", 0, 0, 1, &ps) != 0)
+        if (numbers_of(b, r[G_P], "p", 0, -1e300, 1e300, &ps) != 0)
             goto done;
         for (size_t i = 0; i < ps.count; i++)
             if (!(ps.values[i] > 0 && ps.values[i] < 1)) {
