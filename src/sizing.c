@@ -11,8 +11,9 @@
  * (theory.c computes (1) exactly).  The function inside is convex where it
  * matters, so by Jensen the spread of L raises FPR above its value at the
  * mean load, which is what the formula assumes; the lower p, the more the
- * heavily loaded blocks dominate: at the formula's own size FPR is about
- * 1.5 p at p = 1%, 3 p at 1e-4 and 5 p at 1e-5.
+ * heavily loaded blocks dominate: at the formula's own size (n = 1e6) the
+ * exact FPR is 1.13 p at p = 0.1, 1.46 p at 1%, 3.2 p at 1e-4 and 5.5 p at
+ * 1e-5 (tests/test_sizing.c holds two of these).
  *
  * The rules' constants, and where each was read (the code is ours):
  *
@@ -28,8 +29,10 @@
  *    num_of_bits_from_ndv_fpp and optimal_num_of_bytes (BITSET_MIN_LENGTH
  *    32, BITSET_MAX_LENGTH 128 MiB), except that it truncates bits / 8 to
  *    bytes before the power of two (the two differ by one power of two only
- *    when the formula's bits land in (2^j, 2^j + 8) for some j: never on
- *    this experiment's grid, and bloomlab follows Arrow C++).
+ *    when the formula's bits land in (2^j, 2^j + 8) for some j: on
+ *    experiments/parquet_sizing.ini's grids once, n = 1122 at p = 1e-3 of
+ *    the full scale, where Arrow C++ gives 4 KiB and arrow-rs 2 KiB;
+ *    bloomlab follows Arrow C++).
  *
  *  - arrow-rs (compensated): apache/arrow-rs pull request #9206, "adjust
  *    sbbf sizing for better cache efficiency", parquet/src/bloom_filter/
@@ -167,9 +170,11 @@ uint64_t sizing_splitblock_min_blocks(uint64_t n, double p, uint64_t max_blocks)
     if (max_blocks == 0)
         return 0;
     /* Bracket the answer: `fail` blocks are too few (0 always is), `meet`
-     * enough; start from the classic formula, which is never far off
-     * (within a factor of 2 for p >= 1e-12), then bisect: the FPR falls
-     * as blocks are added (a block more spreads the same keys thinner). */
+     * enough.  Start from the classic formula's size, doubling while it
+     * falls short (at n = 1e6 it does for every p from 0.5 down), then
+     * bisect: the FPR falls as blocks are added (a block more spreads the
+     * same keys thinner), so the answer is the one boundary between fail
+     * and meet. */
     double guess = ceil((double)n * sizing_classic_bits_per_key(p) / (double)SPLIT_BLOCK_BITS);
     uint64_t fail = 0, meet = guess < 1 ? 1 : guess > (double)max_blocks ? max_blocks : (uint64_t)guess;
     while (!splitblock_meets(meet, n, p)) {
