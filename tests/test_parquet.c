@@ -251,3 +251,70 @@ Test(parquet, measured_rate_is_the_exact_mixture)
     keyset_close(ks);
     filter_free(&f);
 }
+
+/* One built filter's rate F = (1/B) sum over blocks of the product of the
+ * block's eight words' fill, from its bits. */
+static double built_fpr(const filter *f)
+{
+    double sum = 0;
+    for (uint64_t b = 0; b < f->blocks; b++) {
+        double product = 1;
+        for (unsigned i = 0; i < 8; i++) {
+            uint32_t word = (uint32_t)(f->words[4 * b + i / 2] >> (32 * (i % 2)));
+            product *= __builtin_popcount(word) / 32.0;
+        }
+        sum += product;
+    }
+    return sum / (double)f->blocks;
+}
+
+/* The spread of F over 20000 ideal-scheme filters: its mean is the exact
+ * rate and its variance theory_fpr_var_splitblock's -- exactly for one
+ * block, as an upper bound for eight (the loads' negative covariance).
+ * Bounds: 5 SE of the sample mean and of the sample variance, the latter
+ * from the sample's fourth central moment. */
+static void check_spread(uint64_t bytes, uint64_t n, int exact)
+{
+    const int trials = 20000;
+    double *F = malloc(trials * sizeof *F), mean = 0;
+    char err[256];
+    keyset *ks = keyset_open("random64", err, sizeof err);
+    filter f;
+    cr_assert_eq(sbbf_init(&f, bytes, err, sizeof err), 0);
+    const filter_ops ops = filter_ops_portable(LAYOUT_SPLITBLOCK, SCHEME_IDEAL);
+    key_batch batch;
+    for (int t = 0; t < trials; t++) {
+        filter_clear(&f);
+        const scheme_ctx ctx = {NULL, 1000 + (uint64_t)t, 0};
+        for (uint64_t i = 0; i < n; i += KEY_BATCH) {
+            keyset_fill(ks, ctx.seed, n, KEY_PRESENT, i, (size_t)(n - i < KEY_BATCH ? n - i : KEY_BATCH), &batch);
+            ops.insert(&f, &ctx, &batch);
+        }
+        mean += (F[t] = built_fpr(&f));
+    }
+    mean /= trials;
+    double m2 = 0, m4 = 0;
+    for (int t = 0; t < trials; t++) {
+        double d = F[t] - mean;
+        m2 += d * d;
+        m4 += d * d * d * d;
+    }
+    m2 /= trials - 1;
+    m4 /= trials;
+    const double exact_mean = theory_fpr_splitblock(8 * bytes, n, 1), var = theory_fpr_var_splitblock(8 * bytes, n);
+    const double se_mean = sqrt(m2 / trials), se_var = sqrt((m4 - m2 * m2) / trials);
+    cr_assert_lt(fabs(mean - exact_mean), 5 * se_mean, "mean F %g, exact %g, se %g", mean, exact_mean, se_mean);
+    if (exact)
+        cr_assert_lt(fabs(m2 - var), 5 * se_var, "var F %g, formula %g, se %g", m2, var, se_var);
+    else
+        cr_assert_lt(m2, var + 5 * se_var, "var F %g above the bound %g (se %g)", m2, var, se_var);
+    free(F);
+    keyset_close(ks);
+    filter_free(&f);
+}
+
+Test(parquet, built_filter_spread_is_the_formulas)
+{
+    check_spread(32, 20, 1);   /* one block, 20 keys: exact */
+    check_spread(256, 100, 0); /* eight blocks: an upper bound */
+}
