@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sizing.h"
 #include "theory.h"
 
 #define CALC_MAX_COUNT 9.2e18 /* n and m stay below 2^63 */
 #define LN2_SQUARED 0.480453013918201424667102526326649717
 
 static const char usage[] =
-    "usage: bloomlab calc [--n ITEMS] [--p RATE] [--m BITS] [--k HASHES]\n"
+    "usage: bloomlab calc [--n ITEMS] [--p RATE] [--m BITS] [--k HASHES] [--filter LAYOUT]\n"
     "\n"
     "Size a Bloom filter: give any two of\n"
     "  --n ITEMS   items to insert (a whole number >= 1)\n"
@@ -23,6 +24,8 @@ static const char usage[] =
     "  --m BITS    filter size in bits (a whole number >= 1)\n"
     "and optionally\n"
     "  --k HASHES  hash count, 1..64 (default: the integer k with the least exact rate)\n"
+    "  --filter    standard (default) or splitblock: Parquet's split-block filter,\n"
+    "              k = 8, m in whole 256-bit blocks, sized by its own exact rate\n"
     "Numbers may be written 1e6 or 2^20; --flag=VALUE works too.\n"
     "Prints n, the target p, m in bits and bytes (MB = 1e6 bytes, MiB = 2^20),\n"
     "k, bits per item and the achieved rate, exact and by the classic formula.\n"
@@ -79,7 +82,7 @@ int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t e
         memcpy(flag, arg, flag_len);
         flag[flag_len] = 0;
         if (strcmp(flag, "--n") && strcmp(flag, "--p") && strcmp(flag, "--m") &&
-            strcmp(flag, "--k")) {
+            strcmp(flag, "--k") && strcmp(flag, "--filter")) {
             set_error(err, err_size, "%s: unknown flag (see bloomlab calc --help)", flag);
             return -1;
         }
@@ -94,6 +97,14 @@ int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t e
         if (!*value) {
             set_error(err, err_size, "%s: missing value", flag);
             return -1;
+        }
+        if (strcmp(flag, "--filter") == 0) {
+            if (strcmp(value, "splitblock") != 0 && strcmp(value, "standard") != 0) {
+                set_error(err, err_size, "%s: '%s' is not a filter calc sizes (standard, splitblock)", flag, value);
+                return -1;
+            }
+            in->splitblock = strcmp(value, "splitblock") == 0;
+            continue;
         }
         switch (flag[2]) {
         case 'n':
@@ -146,6 +157,69 @@ static double log_clear_fraction(double p, unsigned k)
     return log1p(-exp(log(p) / k));
 }
 
+#define SPLIT_BLOCK_BITS 256ULL
+
+static uint64_t whole_blocks_bits(uint64_t m)
+{
+    return m <= SPLIT_BLOCK_BITS ? SPLIT_BLOCK_BITS : (m + SPLIT_BLOCK_BITS - 1) / SPLIT_BLOCK_BITS * SPLIT_BLOCK_BITS;
+}
+
+/* The most items m bits (whole blocks) hold at an exact rate <= p; 0 when
+ * not even one.  The rate rises with every item: double, then bisect. */
+static uint64_t splitblock_max_items(uint64_t m, double p)
+{
+    if (theory_fpr_splitblock(m, 1, 1) > p)
+        return 0;
+    uint64_t meet = 1, fail = 2;
+    while (theory_fpr_splitblock(m, fail, 1) <= p) {
+        meet = fail;
+        if (fail > (uint64_t)(CALC_MAX_COUNT / 2))
+            return meet;
+        fail *= 2;
+    }
+    while (fail - meet > 1) {
+        uint64_t mid = meet + (fail - meet) / 2;
+        if (theory_fpr_splitblock(m, mid, 1) <= p)
+            meet = mid;
+        else
+            fail = mid;
+    }
+    return meet;
+}
+
+/* calc_solve for --filter splitblock (k = 8, the exact split-block rate). */
+static int solve_splitblock(const struct calc_input *in, struct calc_result *out, char *err, size_t err_size)
+{
+    if (in->have_k && in->k != 8) {
+        set_error(err, err_size, "--k: filter splitblock sets one bit in each of its 8 words: k must be 8, not %u", in->k);
+        return -1;
+    }
+    if (in->have_n && in->have_p) {
+        out->n = in->n;
+        out->m = sizing_bits(SIZING_BLOOMLAB, in->n, in->p, (uint64_t)CALC_MAX_COUNT);
+        if (out->m == 0) {
+            set_error(err, err_size, "--n: %llu items at p %g need more than 2^63 bits", (unsigned long long)in->n, in->p);
+            return -1;
+        }
+    } else if (in->have_m && in->have_p) {
+        out->m = whole_blocks_bits(in->m);
+        out->n = splitblock_max_items(out->m, in->p);
+        if (out->n == 0) {
+            set_error(err, err_size, "--m: %llu bits hold no item at p %g", (unsigned long long)in->m, in->p);
+            return -1;
+        }
+    } else {
+        out->n = in->n;
+        out->m = whole_blocks_bits(in->m);
+    }
+    out->k = 8;
+    out->bytes = out->m / 8;
+    out->bits_per_item = (double)out->m / (double)out->n;
+    out->p_exact = theory_fpr_splitblock(out->m, out->n, 1);
+    out->p_classic = theory_fpr_classic(out->m, out->n, 8);
+    return 0;
+}
+
 int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, size_t err_size)
 {
     int given = in->have_n + in->have_p + in->have_m;
@@ -158,6 +232,9 @@ int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, 
     out->k_given = in->have_k;
     out->have_p_target = in->have_p;
     out->p_target = in->p;
+    out->splitblock = in->splitblock;
+    if (in->splitblock)
+        return solve_splitblock(in, out, err, err_size);
     if (in->have_n && in->have_p) {
         double bits = in->have_k ? -(double)in->k * (double)in->n / log_clear_fraction(in->p, in->k)
                                  : (double)in->n * -log(in->p) / LN2_SQUARED;
@@ -214,6 +291,8 @@ static void calc_print(FILE *out, const struct calc_result *r)
     char decimal[32], binary[32];
     calc_human_bytes((double)r->bytes, 0, decimal, sizeof decimal);
     calc_human_bytes((double)r->bytes, 1, binary, sizeof binary);
+    if (r->splitblock)
+        fprintf(out, "%-22s %s\n", "filter", "splitblock (k = 8, whole 256-bit blocks)");
     fprintf(out, "%-22s %llu\n", "n (items)", (unsigned long long)r->n);
     if (r->have_p_target)
         fprintf(out, "%-22s %.6g\n", "p target", r->p_target);
@@ -222,7 +301,7 @@ static void calc_print(FILE *out, const struct calc_result *r)
     fprintf(out, "%-22s %llu\n", "m (bits)", (unsigned long long)r->m);
     fprintf(out, "%-22s %llu (%s, %s)\n", "m (bytes)", (unsigned long long)r->bytes, decimal,
             binary);
-    fprintf(out, "%-22s %u (%s)\n", "k (hashes)", r->k, r->k_given ? "given" : "optimal");
+    fprintf(out, "%-22s %u (%s)\n", "k (hashes)", r->k, r->splitblock ? "the layout's" : r->k_given ? "given" : "optimal");
     fprintf(out, "%-22s %.2f\n", "bits per item", r->bits_per_item);
     fprintf(out, "%-22s %.6g\n", "p achieved (exact)", r->p_exact);
     fprintf(out, "%-22s %.6g\n", "p achieved (classic)", r->p_classic);

@@ -8,6 +8,14 @@
  *   n, m -> p is only reported as achieved.
  * The achieved rate is reported exactly (theory_fpr_exact) and by the
  * classic formula.  Sizes: MB = 1e6 bytes, MiB = 2^20 bytes.
+ *
+ * --filter splitblock sizes Parquet's split-block filter (k = 8, m in whole
+ * 256-bit blocks) by its own exact rate, theory_fpr_splitblock, the
+ * binomial mixture over block loads:
+ *   n, p -> the fewest blocks whose exact rate is <= p (sizing.h's bloomlab
+ *           rule; the classic formula's m misses p by 1.1x to 5.5x);
+ *   m, p -> the most items whose exact rate in m (up to whole blocks) is <= p;
+ *   n, m -> the rate of m up to whole blocks.
  */
 #ifndef BLOOMLAB_CALC_H
 #define BLOOMLAB_CALC_H
@@ -17,6 +25,7 @@
 
 struct calc_input {
     int have_n, have_p, have_m, have_k;
+    int splitblock; /* --filter splitblock (else standard) */
     uint64_t n, m;
     double p;
     unsigned k;
@@ -28,6 +37,7 @@ struct calc_result {
     double p_target;
     unsigned k;
     int k_given;
+    int splitblock;
     uint64_t bytes;       /* ceil(m / 8) */
     double bits_per_item; /* m / n */
     double p_exact, p_classic;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "numbers.h"
+#include "sizing.h"
 #include "theory.h"
 
 enum {
@@ -34,13 +35,17 @@ enum {
     G_QUERIES,
     G_MEASURE,
     G_DELETES,
+    G_SIZING,
+    G_P,
     G_COUNT
 };
 
 static const char *const GRID_KEYS[G_COUNT] = {"filter", "hash",   "scheme",  "keys",    "m",       "bits_per_item",
-                                               "n",      "k",      "trials",  "queries", "measure", "deletes"};
+                                               "n",      "k",      "trials",  "queries", "measure", "deletes",
+                                               "sizing", "p"};
 static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "double", "random64", NULL, NULL,
-                                                   NULL,       "opt",     "10",     "100000",   "fpr", "0"};
+                                                   NULL,       "opt",     "10",     "100000",   "fpr", "0",
+                                                   NULL,       NULL};
 
 #define VALUE_MAX 4096
 #define MAX_GRIDS 64
@@ -135,7 +140,7 @@ static int spec_put(parse_state *st, grid_spec *spec, const char *key, const cha
         (strcmp(key, "seed") == 0 || strcmp(key, "name") == 0 || strcmp(key, "description") == 0))
         return parse_fail(st, "'%s' belongs in [experiment], not in a grid section%s", key, "");
     if (g < 0)
-        return parse_fail(st, "unknown key '%s' (keys: filter, hash, scheme, keys, m, bits_per_item, n, k, trials, queries, measure, deletes%s)",
+        return parse_fail(st, "unknown key '%s' (keys: filter, hash, scheme, keys, m, bits_per_item, n, k, trials, queries, measure, deletes, sizing, p%s)",
                           key, st->in_experiment ? "; and name, seed, description in [experiment]" : "");
     if (strlen(value) >= VALUE_MAX)
         return parse_fail(st, "the value of '%s' is longer than %s characters", key, "4095");
@@ -367,8 +372,21 @@ static int push_cell(builder *b, const cell *c)
 static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, unsigned k_given,
                        const resolved *r)
 {
-    const char *wm = r[by_bits ? G_BITS_PER_ITEM : G_M].where;
-    if (by_bits) {
+    const int by_sizing = c->sizing != SIZING_NONE;
+    const char *wm = r[by_sizing ? G_SIZING : by_bits ? G_BITS_PER_ITEM : G_M].where;
+    if (by_sizing) {
+        if (c->layout != LAYOUT_SPLITBLOCK)
+            return build_fail(b, r[G_FILTER].where ? r[G_FILTER].where : wm,
+                              "sizing = %s sizes split-block filters: it needs filter splitblock, not %s",
+                              sizing_name(c->sizing), layout_name(c->layout));
+        if (c->n == 0)
+            return build_fail(b, r[G_N].where ? r[G_N].where : wm, "sizing = %s needs n >= 1 (a rule sizes for n items)",
+                              sizing_name(c->sizing));
+        c->m = sizing_bits(c->sizing, c->n, c->p_target, (uint64_t)LIMIT_M);
+        if (c->m == 0)
+            return build_fail(b, wm, "sizing = %s at n = %llu, p = %g needs more than %.0e bits",
+                              sizing_name(c->sizing), (unsigned long long)c->n, c->p_target, LIMIT_M);
+    } else if (by_bits) {
         if (c->n == 0)
             return build_fail(b, wm, "bits_per_item needs n >= 1 (use m with n = 0)");
         double m = round(bits_per_item * (double)c->n);
@@ -417,7 +435,21 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
     const char *section = grid->where_section[0] ? grid->where_section : b->e->source;
     if (r[G_N].value == NULL)
         return build_fail(b, section, "no n given (the number of items to insert)");
-    if (r[G_M].value == NULL && r[G_BITS_PER_ITEM].value == NULL)
+    const int by_sizing = r[G_SIZING].value != NULL;
+    if (by_sizing && (r[G_M].value != NULL || r[G_BITS_PER_ITEM].value != NULL)) {
+        const int g = r[G_M].value != NULL ? G_M : G_BITS_PER_ITEM;
+        return build_fail(b, r[G_SIZING].where ? r[G_SIZING].where : section,
+                          "give m, bits_per_item or sizing, not two of them (%s at %s)", GRID_KEYS[g],
+                          r[g].where ? r[g].where : "default");
+    }
+    if (!by_sizing && r[G_P].value != NULL)
+        return build_fail(b, r[G_P].where ? r[G_P].where : section,
+                          "p is the false-positive rate a sizing rule is asked for: give it with sizing = RULE (%s)",
+                          sizing_names());
+    if (by_sizing && r[G_P].value == NULL)
+        return build_fail(b, r[G_SIZING].where ? r[G_SIZING].where : section,
+                          "sizing = %s needs p, the false-positive rate the rule is asked for", r[G_SIZING].value);
+    if (!by_sizing && r[G_M].value == NULL && r[G_BITS_PER_ITEM].value == NULL)
         return build_fail(b, section, "neither m nor bits_per_item given");
     if (r[G_M].value != NULL && r[G_BITS_PER_ITEM].value != NULL)
         return build_fail(b, r[G_M].where, "give m or bits_per_item, not both (bits_per_item at %s)",
@@ -448,7 +480,7 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
     for (size_t i = 0; i < ns; i++)
         if (scheme_from_name(schemes[i], &scheme_list[i]) != 0)
             return build_fail(b, r[G_SCHEME].where ? r[G_SCHEME].where : section,
-                              "unknown scheme '%s' (independent, double, enhanced, course, ideal)", schemes[i]);
+                              "unknown scheme '%s' (independent, double, enhanced, course, ideal, parquet)", schemes[i]);
     for (size_t i = 0; i < nh && !fail; i++)
         hash_index[i] = find_or_add_hash(b, hashes[i], r[G_HASH].where ? r[G_HASH].where : section, &fail);
     for (size_t i = 0; i < nk && !fail; i++)
@@ -463,11 +495,34 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
     else
         return build_fail(b, r[G_MEASURE].where, "unknown measure '%s' (fpr, delete)", measure_text);
 
-    number_list ms = {0}, ns_ = {0}, ks = {0}, trials = {0}, queries = {0}, deletes = {0};
+    /* With sizing, each (rule, p) pair stands where a value of m would. */
+    sizing_rule rules[NAMES_MAX];
+    size_t nr = 0;
+    char sizing_text[VALUE_MAX];
+    if (by_sizing) {
+        char *names[NAMES_MAX];
+        snprintf(sizing_text, sizeof sizing_text, "%s", r[G_SIZING].value);
+        nr = split_names(sizing_text, names, NAMES_MAX);
+        if (nr == 0)
+            return build_fail(b, r[G_SIZING].where, "sizing is empty (%s)", sizing_names());
+        for (size_t i = 0; i < nr; i++)
+            if (sizing_from_name(names[i], &rules[i]) != 0)
+                return build_fail(b, r[G_SIZING].where, "unknown sizing rule '%s' (%s)", names[i], sizing_names());
+    }
+    number_list ms = {0}, ps = {0}, ns_ = {0}, ks = {0}, trials = {0}, queries = {0}, deletes = {0};
     int rc = -1;
-    if (numbers_of(b, r[by_bits ? G_BITS_PER_ITEM : G_M], by_bits ? "bits_per_item" : "m", !by_bits,
-                   by_bits ? 1e-6 : 1, by_bits ? 1e9 : LIMIT_M, &ms) != 0)
+    if (by_sizing) {
+        if (numbers_of(b, r[G_P], "p", 0, -1e300, 1e300, &ps) != 0)
+            goto done;
+        for (size_t i = 0; i < ps.count; i++)
+            if (!(ps.values[i] > 0 && ps.values[i] < 1)) {
+                build_fail(b, r[G_P].where, "p = %g is not a rate in (0, 1)", ps.values[i]);
+                goto done;
+            }
+    } else if (numbers_of(b, r[by_bits ? G_BITS_PER_ITEM : G_M], by_bits ? "bits_per_item" : "m", !by_bits,
+                          by_bits ? 1e-6 : 1, by_bits ? 1e9 : LIMIT_M, &ms) != 0)
         goto done;
+    const size_t size_count = by_sizing ? nr * ps.count : ms.count;
     if (by_bits)
         for (size_t i = 0; i < ms.count; i++)
             if (!(ms.values[i] > 0)) {
@@ -484,10 +539,10 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
         for (size_t hi = 0; hi < nh; hi++)
             for (size_t si = 0; si < ns; si++) {
                 /* the ideal scheme uses no hash: one set of its cells, not one per hash */
-                if (scheme_list[si] == SCHEME_IDEAL && hi > 0)
+                if ((scheme_list[si] == SCHEME_IDEAL || scheme_list[si] == SCHEME_PARQUET) && hi > 0)
                     continue;
                 for (size_t ki = 0; ki < nk; ki++)
-                    for (size_t mi = 0; mi < ms.count; mi++)
+                    for (size_t mi = 0; mi < size_count; mi++)
                         for (size_t ni = 0; ni < ns_.count; ni++)
                             for (size_t kk = 0; kk < ks.count; kk++)
                                 for (size_t ti = 0; ti < trials.count; ti++)
@@ -499,13 +554,17 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
                                             c.scheme = scheme_list[si];
                                             c.hash = hash_index[hi];
                                             c.keys = keys_index[ki];
-                                            c.m = by_bits ? 0 : (uint64_t)ms.values[mi];
+                                            c.m = by_bits || by_sizing ? 0 : (uint64_t)ms.values[mi];
+                                            if (by_sizing) {
+                                                c.sizing = rules[mi / ps.count];
+                                                c.p_target = ps.values[mi % ps.count];
+                                            }
                                             c.n = (uint64_t)ns_.values[ni];
                                             c.trials = (uint64_t)trials.values[ti];
                                             c.queries = (uint64_t)queries.values[qi];
                                             c.deletes = (uint64_t)deletes.values[di];
                                             c.measure = measure;
-                                            if (finish_cell(b, &c, ms.values[mi], by_bits,
+                                            if (finish_cell(b, &c, by_sizing ? 0 : ms.values[mi], by_bits,
                                                             (unsigned)ks.values[kk], r) != 0)
                                                 goto done;
                                         }
@@ -513,6 +572,7 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
     rc = 0;
 done:
     number_list_free(&ms);
+    number_list_free(&ps);
     number_list_free(&ns_);
     number_list_free(&ks);
     number_list_free(&trials);
@@ -651,6 +711,8 @@ void experiment_free(experiment *e)
 
 const char *cell_hash_name(const experiment *e, const cell *c)
 {
+    if (c->scheme == SCHEME_PARQUET)
+        return "xxh64"; /* seed 0, whatever the hash list says */
     return c->scheme == SCHEME_IDEAL ? "ideal" : e->hashes[c->hash].name;
 }
 

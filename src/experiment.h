@@ -16,6 +16,9 @@
  *   trials = 20
  *   queries = 1e5
  *   measure = fpr           fpr, or delete (then deletes = COUNT, ...)
+ *   sizing = parquet-classic, bloomlab   instead of m / bits_per_item (filter
+ *   p = 0.01, 1e-4          splitblock): each rule of sizing.h sizes the filter
+ *                           for n items at each target rate p
  *
  * With no grid section, [experiment] itself is the one grid.  Lists, ranges
  * and numbers are numbers.h's.  Every problem -- an unknown key, a bad
@@ -32,6 +35,7 @@
 #include "hashes.h"
 #include "keys.h"
 #include "schemes.h"
+#include "sizing.h"
 
 #define WHERE_MAX 300
 
@@ -46,6 +50,8 @@ typedef struct {
     unsigned k;
     uint64_t trials, queries, deletes;
     measure_kind measure;
+    sizing_rule sizing; /* SIZING_NONE, or the rule that gave m from (n, p_target) */
+    double p_target;    /* the rate the sizing rule was asked for */
     char where[WHERE_MAX]; /* the file:line (or flag) that set this cell's m */
 } cell;
 
@@ -83,7 +89,7 @@ const char *cell_keys_name(const experiment *e, const cell *c);
 const char *measure_name(measure_kind m);
 
 /* Is `key` a grid key?  (filter, hash, scheme, keys, m, bits_per_item, n, k,
- * trials, queries, measure, deletes) */
+ * trials, queries, measure, deletes, sizing, p) */
 int experiment_is_grid_key(const char *key);
 
 #endif

@@ -106,6 +106,11 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
                  (unsigned long long)m, k);
         return -1;
     }
+    if (scheme == SCHEME_PARQUET && layout != LAYOUT_SPLITBLOCK) {
+        snprintf(err, err_size, "scheme parquet is the Parquet format's split-block hash: it needs filter splitblock, not %s",
+                 layout_name(layout));
+        return -1;
+    }
     if (scheme == SCHEME_COURSE && !is_power_of_two(m)) {
         snprintf(err, err_size, "scheme course needs m a power of two, not %llu", (unsigned long long)m);
         return -1;
@@ -439,7 +444,7 @@ ALWAYS_INLINE void env_init(batch_env *e, scheme_kind S, const filter *f, const 
     e->k = f->k;
     e->slice = f->slice_start;
     e->ctx = *ctx;
-    e->hash_bits = S == SCHEME_IDEAL ? 64 : ctx->hash->bits;
+    e->hash_bits = S == SCHEME_IDEAL || S == SCHEME_PARQUET ? 64 : ctx->hash->bits;
     e->seed_mix = S == SCHEME_IDEAL ? mix64(ctx->seed) : 0;
 }
 
@@ -949,7 +954,8 @@ ALWAYS_INLINE int one_query(layout_kind L, scheme_kind S, const filter *f, const
     STAMP(L, SCHEME_DOUBLE, l##_double)                                                           \
     STAMP(L, SCHEME_ENHANCED, l##_enhanced)                                                       \
     STAMP(L, SCHEME_COURSE, l##_course)                                                           \
-    STAMP(L, SCHEME_IDEAL, l##_ideal)
+    STAMP(L, SCHEME_IDEAL, l##_ideal)                                                             \
+    STAMP(L, SCHEME_PARQUET, l##_parquet)
 
 STAMP_LAYOUT(LAYOUT_STANDARD, standard)
 STAMP_LAYOUT(LAYOUT_COUNTING, counting)
@@ -1173,7 +1179,8 @@ VECTOR_OPS(splitblock)
 #endif /* BLOOMLAB_X86 */
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
-#define OPS_LAYOUT(l) {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal)}
+#define OPS_LAYOUT(l)                                                                                        \
+    {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal), OPS(l##_parquet)}
 
 static const filter_ops OPS_TABLE[LAYOUT_COUNT][SCHEME_COUNT] = {
     OPS_LAYOUT(standard),   OPS_LAYOUT(counting),   OPS_LAYOUT(partitioned),
@@ -1231,7 +1238,7 @@ typedef struct {
 #define SCALAR(tag) {insert1_##tag, query1_##tag}
 #define SCALAR_LAYOUT(l)                                                                          \
     {SCALAR(l##_independent), SCALAR(l##_double), SCALAR(l##_enhanced), SCALAR(l##_course),       \
-     SCALAR(l##_ideal)}
+     SCALAR(l##_ideal), SCALAR(l##_parquet)}
 
 static const scalar_ops SCALAR_TABLE[LAYOUT_COUNT][SCHEME_COUNT] = {
     SCALAR_LAYOUT(standard),   SCALAR_LAYOUT(counting),   SCALAR_LAYOUT(partitioned),

@@ -6,12 +6,13 @@
 #include "filters.h"
 #include "hashes.h"
 #include "schemes.h"
+#include "sizing.h"
 
 int cmd_list(int argc, char **argv)
 {
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         puts("usage: bloomlab list\n\nPrints the hashes (with their output width), index schemes,\n"
-             "filter layouts and key sets an experiment may name.");
+             "filter layouts, sizing rules and key sets an experiment may name.");
         return 0;
     }
     if (argc > 1) {
@@ -30,6 +31,9 @@ int cmd_list(int argc, char **argv)
     puts("filters:");
     for (int i = 0; i < LAYOUT_COUNT; i++)
         printf("  %s\n", layout_name((layout_kind)i));
+    puts("sizing rules (sizing = RULE with p = RATE, filter splitblock):");
+    for (int i = 1; i < SIZING_COUNT; i++)
+        printf("  %s\n", sizing_name((sizing_rule)i));
     puts("keys:\n  random64\n  seq64\n  urls\n  words (/usr/share/dict/words)\n  words:FILE\n  course");
     return 0;
 }

@@ -183,11 +183,12 @@ static const flag_key GRID_FLAGS[] = {
     {"--filter", "filter"}, {"--hash", "hash"},       {"--scheme", "scheme"}, {"--keys", "keys"},
     {"--m", "m"},           {"--bits-per-item", "bits_per_item"},             {"--n", "n"},
     {"--k", "k"},           {"--trials", "trials"},   {"--queries", "queries"}, {"--seed", "seed"},
-    {"--measure", "measure"}, {"--deletes", "deletes"}};
+    {"--measure", "measure"}, {"--deletes", "deletes"}, {"--sizing", "sizing"}, {"--p", "p"}};
 #define GRID_FLAG_COUNT (sizeof GRID_FLAGS / sizeof GRID_FLAGS[0])
 
 static const char SWEEP_USAGE[] =
-    "usage: bloomlab sweep --n LIST (--m LIST | --bits-per-item LIST) [grid flags]\n"
+    "usage: bloomlab sweep --n LIST (--m LIST | --bits-per-item LIST | --sizing LIST --p LIST)\n"
+    "                      [grid flags]\n"
     "                      [-o FILE] [--threads T] [--shard I/N] [--quiet]\n"
     "\n"
     "The keys of an experiment file as flags; CSV to stdout (or -o FILE).\n"
@@ -196,11 +197,14 @@ static const char SWEEP_USAGE[] =
     "\n"
     "  --filter  standard|counting|partitioned|blocked512|register64|splitblock\n"
     "  --hash    a name from bloomlab list, or plugin:PATH.so:SYMBOL (default xxh3_64)\n"
-    "  --scheme  independent|double|enhanced|course|ideal (default double)\n"
+    "  --scheme  independent|double|enhanced|course|ideal|parquet (default double)\n"
     "  --keys    random64|seq64|urls|words|words:FILE|course (default random64)\n"
     "  --m BITS, --bits-per-item B, --n ITEMS, --k K|opt (default opt)\n"
     "  --trials T (default 10), --queries Q per trial (default 100000)\n"
-    "  --seed S (default 1), --measure fpr|delete, --deletes D\n";
+    "  --seed S (default 1), --measure fpr|delete, --deletes D\n"
+    "  --sizing  parquet-classic|parquet-classic-nopow2|arrow-rs|arrow-rs-nopow2|\n"
+    "            bloomlab|bloomlab-pow2: a split-block filter sized by the rule\n"
+    "            for n items at each --p RATE (instead of --m)\n";
 
 static const char THEORY_USAGE[] =
     "usage: bloomlab theory --n LIST (--m LIST | --bits-per-item LIST) [--k LIST]\n"

@@ -2,9 +2,10 @@
 #include "schemes.h"
 
 #include <string.h>
+#include <xxhash.h>
 
 static const char *const SCHEME_NAMES[SCHEME_COUNT] = {"independent", "double", "enhanced", "course",
-                                                       "ideal"};
+                                                       "ideal",       "parquet"};
 
 const char *scheme_name(scheme_kind scheme) { return SCHEME_NAMES[scheme]; }
 
@@ -18,3 +19,5 @@ int scheme_from_name(const char *name, scheme_kind *out)
     }
     return -1;
 }
+
+uint64_t parquet_hash(const void *key, size_t len) { return XXH64(key, len, 0); }

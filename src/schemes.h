@@ -23,6 +23,17 @@
  *                ideal_draw (exactly uniform, one PCG32 step when the range
  *                is at most 2^32) and a bit inside a block from the top
  *                bits of one 32-bit output.
+ *   parquet      the Parquet format's split-block filter hash: one value
+ *                u_0 = XXH64(key bytes, seed 0), whatever the trial seed
+ *                (the format fixes it; the trials still differ, because
+ *                each trial samples its own keys).  The splitblock layout
+ *                takes its block from the top half and its eight bits from
+ *                the bottom half of u_0, exactly as the spec says, so a
+ *                filter built so is bit for bit the one a Parquet writer
+ *                stores (sbbf.h reads and writes that form).  The scheme
+ *                defines one value only: later values repeat u_0, and
+ *                layout_check accepts it for filter splitblock only.
+ *                Rows say hash = xxh64.
  *
  * All arithmetic is mod 2^64.  h1 and h2 come from ONE hash of the key:
  * a 128-bit hash gives h1 = low, h2 = high; a 64-bit hash gives h1 = H and
@@ -54,10 +65,13 @@ typedef enum {
     SCHEME_ENHANCED,
     SCHEME_COURSE,
     SCHEME_IDEAL,
+    SCHEME_PARQUET,
     SCHEME_COUNT
 } scheme_kind;
 
 const char *scheme_name(scheme_kind scheme);
+/* The Parquet spec's hash of a value's (plain-encoded) bytes: XXH64, seed 0. */
+uint64_t parquet_hash(const void *key, size_t len);
 int scheme_from_name(const char *name, scheme_kind *out); /* 0 or -1 */
 
 /* What a scheme needs to know, fixed for a trial. */
@@ -69,7 +83,7 @@ typedef struct {
 
 /* The state of one key's stream of values. */
 typedef struct {
-    uint64_t x, y;    /* double, enhanced: current value and step */
+    uint64_t x, y;    /* double, enhanced: current value and step; parquet: x = u_0 */
     uint64_t step;    /* enhanced: the growing increment; independent: index */
     pcg32_t rng;      /* ideal */
     const void *key;  /* independent */
@@ -195,6 +209,9 @@ static inline void probe_start(scheme_kind scheme, const scheme_ctx *ctx, probe 
         p->len = len;
         p->step = 0;
         break;
+    case SCHEME_PARQUET:
+        p->x = parquet_hash(key, len);
+        break;
     default: /* double, enhanced, course */
         probe_start_hashed(scheme, p, hasher_hash(ctx->hash, key, len, ctx->seed), ctx->hash->bits);
         break;
@@ -212,6 +229,8 @@ static inline uint64_t probe_next(scheme_kind scheme, const scheme_ctx *ctx, pro
         hash128_t h = hasher_hash(ctx->hash, p->key, p->len, seed_derive(ctx->seed, p->step++));
         return hash_widen(h, ctx->hash->bits);
     }
+    case SCHEME_PARQUET:
+        return p->x;
     case SCHEME_COURSE:
         u = course_position(p->x, (unsigned)p->step++, ctx->log2_m);
         return ctx->log2_m == 0 ? 0 : u << (64 - ctx->log2_m);

@@ -30,7 +30,7 @@ const char SWEEP_HEADER[] =
     "false_positives,fpr,fpr_lo,fpr_hi,fpr_se,fpr_classic,fpr_exact,"
     "fill,fill_sd,fill_expected,z,ns_insert,ns_query,"
     "fpr_finite,fpr_approx,fill_sd_expected,k_opt,memory_bytes,measure,deletes,"
-    "present_queries,false_negatives,saturations,bad_deletes,seed,cell";
+    "present_queries,false_negatives,saturations,bad_deletes,sizing,p_target,fpr_filter_var,seed,cell";
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -164,6 +164,7 @@ static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter
 
 typedef struct {
     double classic, finite, exact, approx, fill_expected, fill_sd_expected;
+    double filter_var; /* Var of one built filter's FPR, where a formula exists */
 } cell_theory;
 
 static cell_theory theory_for(const cell *c)
@@ -171,7 +172,7 @@ static cell_theory theory_for(const cell *c)
     const double none = NAN;
     uint64_t m = c->m, n = c->n;
     unsigned k = c->k;
-    cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), none, none, none, none};
+    cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), none, none, none, none, none};
     if (c->measure == MEASURE_DELETE) {
         if (c->layout != LAYOUT_COUNTING)
             return t; /* cleared bits: no formula */
@@ -196,6 +197,7 @@ static cell_theory theory_for(const cell *c)
         t.exact = theory_fpr_splitblock(m, n, 1);
         t.approx = theory_fpr_splitblock(m, n, 0);
         t.fill_expected = theory_fill_splitblock(m, n);
+        t.filter_var = theory_fpr_var_splitblock(m, n);
         break;
     default:
         t.exact = theory_fpr_exact(m, n, k);
@@ -282,10 +284,12 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_real(&sb, th.approx);
     sb_real(&sb, th.fill_sd_expected);
     sb_real(&sb, c->n > 0 ? theory_k_opt(bits_per_item) : NAN);
-    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%llu,%zu", (unsigned long long)layout_bytes(c->layout, c->m),
+    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%s", (unsigned long long)layout_bytes(c->layout, c->m),
               measure_name(c->measure), (unsigned long long)c->deletes, (unsigned long long)present,
-              (unsigned long long)fn, (unsigned long long)saturations, (unsigned long long)bad,
-              (unsigned long long)e->seed, index);
+              (unsigned long long)fn, (unsigned long long)saturations, (unsigned long long)bad, sizing_name(c->sizing));
+    sb_real(&sb, c->sizing != SIZING_NONE ? c->p_target : NAN);
+    sb_real(&sb, th.filter_var);
+    sb_printf(&sb, ",%llu,%zu", (unsigned long long)e->seed, index);
 }
 
 /* ---- journal, lock, output ---------------------------------------------- */
@@ -302,6 +306,13 @@ static uint64_t fingerprint(const experiment *e)
             h = mix64(h ^ (unsigned char)*s);
         for (const char *s = cell_keys_name(e, c); *s; s++)
             h = mix64(h ^ (unsigned char)*s);
+        if (c->sizing != SIZING_NONE) { /* the rule's name is in the row: a renamed rule is another cell */
+            uint64_t p_bits;
+            memcpy(&p_bits, &c->p_target, sizeof p_bits);
+            h = mix64(h ^ p_bits);
+            for (const char *s = sizing_name(c->sizing); *s; s++)
+                h = mix64(h ^ (unsigned char)*s);
+        }
     }
     for (const char *s = e->name; *s; s++)
         h = mix64(h ^ (unsigned char)*s);

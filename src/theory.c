@@ -85,6 +85,14 @@
  * FPR | L = (1 - (31/32)^L)^8 and FPR = E_L of that (binomial, or Poisson
  * for the approximation), with the same closed form / direct sum pair.
  * A bit is set by one key with chance 1/(32 nb).
+ *
+ * The spread of one built filter's FPR F (what a trial's queries sample):
+ * F = (1/nb) sum_b g_b, g_b the FPR of block b, the product over its words
+ * of (bits set)/32.  Var F = Var(g)/nb + (1 - 1/nb) Cov(g_b, g_c); the
+ * loads of two blocks are negatively correlated (they share n keys), so
+ * the covariance is <= 0 and Var(g)/nb = (E[g^2] - E[g]^2)/nb is an upper
+ * bound, exact for nb = 1 and for Poisson loads.  E[g^2 | L] is the 8th
+ * power of E[(X/32)^2 | L] (splitblock_square_at_load).
  */
 #include "theory.h"
 
@@ -729,6 +737,39 @@ double theory_fpr_splitblock(uint64_t m, uint64_t n, int exact)
     if (splitblock_closed(&law, &fpr) != 0)
         fpr = mix_over_loads(&law, splitblock_at_load, 0);
     return (double)fpr;
+}
+
+/* E[(X/32)^2 | L], X the bits set in one 32-bit word by L uniform
+ * settings: E[X] = 32 P(a bit is set) and E[X(X-1)] = 32*31 P(two given
+ * bits are both set), with P(set) = 1 - (31/32)^L and P(both) =
+ * 1 - 2 (31/32)^L + (30/32)^L = P(set) - ((31/32)^L - (30/32)^L), the last
+ * form free of cancellation.  A block's FPR given L is the product of its
+ * eight words' X/32, independent given L, so E[FPR^2 | L] is this to the
+ * 8th power. */
+static real splitblock_square_at_load(real load, const void *ctx)
+{
+    (void)ctx;
+    real set = one_minus_power_of_one_minus(1.0L / SPLIT_WORD_BITS, load);
+    real both = set - (power_of_one_minus(1.0L / SPLIT_WORD_BITS, load) -
+                       power_of_one_minus(2.0L / SPLIT_WORD_BITS, load));
+    real square = set / SPLIT_WORD_BITS + both * (SPLIT_WORD_BITS - 1) / SPLIT_WORD_BITS;
+    return probability_power(square, SPLIT_WORDS);
+}
+
+double theory_fpr_var_splitblock(uint64_t m, uint64_t n)
+{
+    uint64_t blocks = m / SPLIT_BLOCK_BITS;
+    if (n == 0 || blocks == 0)
+        return 0;
+    real mean = theory_fpr_splitblock(m, n, 1), mean_square;
+    if (blocks == 1) {
+        mean_square = splitblock_square_at_load((real)n, 0);
+    } else {
+        struct load_law law = block_load_law(n, blocks, 1);
+        mean_square = mix_over_loads(&law, splitblock_square_at_load, 0);
+    }
+    real var = (mean_square - mean * mean) / (real)blocks;
+    return var > 0 ? (double)var : 0;
 }
 
 double theory_fill_splitblock(uint64_t m, uint64_t n)

@@ -40,5 +40,9 @@ double theory_fill_blocked(uint64_t m, uint64_t n, unsigned k, unsigned block_bi
  * picks one block and sets one bit in each word (k = 8). */
 double theory_fpr_splitblock(uint64_t m, uint64_t n, int exact);
 double theory_fill_splitblock(uint64_t m, uint64_t n);
+/* The variance of one built split-block filter's FPR over the random keys
+ * (an upper bound: theory.c), so that a trial of q queries has
+ * Var(fpr) = (E[F(1-F)]/q + Var F) with E[F(1-F)] = E F - (E F)^2 - Var F. */
+double theory_fpr_var_splitblock(uint64_t m, uint64_t n);
 
 #endif

@@ -219,6 +219,11 @@ static int resolve_grid(const uniformity_flags *f, uniformity_grid *g)
             cli_error(CMD, "--scheme: unknown scheme '%s' (independent, double, enhanced, course, ideal)", items[i]);
             return -1;
         }
+        if (s == SCHEME_PARQUET) {
+            cli_error(CMD, "--scheme: scheme parquet gives one value a key (the split-block filter's), not k positions: "
+                           "test xxh64 with another scheme");
+            return -1;
+        }
         int seen = 0;
         for (size_t j = 0; j < g->scheme_count; j++)
             seen |= g->schemes[j] == s;

@@ -1,0 +1,40 @@
+# parquet_sizing.gp -- split-block filters sized by each rule of src/sizing.h:
+# measured FPR / promised p against n, one panel per p, one line per rule
+# (scheme parquet: the format's own hash).  Dashed: the exact split-block
+# rate of the same size over p.  Grey band: 1 +- 5 SE of a filter whose
+# rate were p, SE^2 = (p(1-p)/q + Var F)/T with Var F = fpr_filter_var of the
+# bloomlab rule's filter (whose rate is p); a point above it breaks its
+# promise beyond 5 SE.
+# Run from plots/: gnuplot parquet_sizing.gp
+csv = '../results/parquet_sizing.csv'
+# columns: 4 scheme, 7 n, 10 trials, 11 queries, 13 fpr, 18 fpr_exact, 36 sizing, 37 p_target, 38 fpr_filter_var
+rule(r, p) = sprintf("< awk -F, '!/^#/ && $4==\"parquet\" && $36==\"%s\" && $37+0==%s {print $7, $13/$37, $18/$37}' %s | sort -g", r, p, csv)
+band(p) = sprintf("< awk -F, '!/^#/ && $4==\"parquet\" && $36==\"bloomlab\" && $37+0==%s {se=sqrt(($37*(1-$37)/$11 + $38)/$10)/$37; lo=1-5*se; if (lo<0.01) lo=0.01; print $7, lo, 1+5*se}' %s | sort -g", p, csv)
+rules = "parquet-classic parquet-classic-nopow2 arrow-rs arrow-rs-nopow2 bloomlab bloomlab-pow2"
+colours = "#cc0000 #ff9090 #1f4fbf #8fb0ff #1a8a3a #88cc88"
+points = "7 6 5 4 9 8"
+ps = "0.1 0.05 0.01 0.001 0.0001 1e-05"
+
+do for [fmt in "png svg"] {
+    if (fmt eq "png") { set terminal pngcairo size 1800,1000 font "Sans,11" noenhanced; set output 'parquet_sizing.png' }
+    else { set terminal svg size 1800,1000 font "Sans,11" dynamic noenhanced; set output 'parquet_sizing.svg' }
+    set multiplot layout 2,3 title "Split-block (Parquet) filters sized by each rule: measured / promised FPR against n (scheme parquet; dashed: exact rate / p; grey: 1 +- 5 SE)" \
+        margins 0.05,0.98,0.07,0.84 spacing 0.06,0.1
+    set grid
+    set logscale x
+    set logscale y
+    set format x "10^%T"
+    set xlabel "n (distinct values)"
+    set ylabel "measured FPR / promised p"
+    set yrange [0.05:10]
+    set autoscale xfix
+    do for [j=1:words(ps)] {
+        set title sprintf("p = %s", word(ps, j))
+        if (j == 1) { set key at screen 0.5, 0.95 center horizontal maxrows 2 font ",10" } else { unset key }
+        plot band(word(ps, j)) using 1:2:3 with filledcurves fc rgb "#d8d8d8" fs solid 0.6 noborder title "1 +- 5 SE", \
+             1 with lines lc "black" lw 1 notitle, \
+             for [i=1:words(rules)] rule(word(rules, i), word(ps, j)) using 1:3 with lines dt 2 lw 1 lc rgb word(colours, i) notitle, \
+             for [i=1:words(rules)] rule(word(rules, i), word(ps, j)) using 1:2 with linespoints pt (word(points, i)+0) ps 0.7 lw 1.5 lc rgb word(colours, i) title word(rules, i)
+    }
+    unset multiplot
+}
