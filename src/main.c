@@ -1,4 +1,5 @@
 /* main.c -- bloomlab's entry point: find the subcommand and hand over. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +47,11 @@ static int print_version(void)
 
 int main(int argc, char **argv)
 {
+    /* A file-size limit (ulimit -f, a full quota) makes a write fail with
+     * EFBIG, which every write reports with its path; it must not kill the
+     * process first.  Set before anything else runs: LLVM's OpenMP runtime
+     * writes a registration file in /dev/shm as it starts. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -1,7 +1,7 @@
 /* run.c -- the commands around the sweep engine: run, sweep, theory, merge. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <omp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,11 +97,22 @@ static int run_experiment(const char *cmd, const experiment *e, const run_flags 
     return sweep_run(e, &opt);
 }
 
+/* The cores this process may run on (taskset and cgroups respected), asked
+ * without starting the OpenMP runtime (sweep.c's query_range says why). */
+static int usable_cores(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
+}
+
 static void default_flags(run_flags *f)
 {
     memset(f, 0, sizeof *f);
     f->scale = "quick";
-    f->threads = omp_get_num_procs();
+    f->threads = usable_cores();
     f->shard_index = f->shard_count = 1;
 }
 

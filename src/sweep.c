@@ -111,21 +111,35 @@ uint64_t sweep_query_chunk(const filter *f, const filter_ops *ops, const scheme_
     return ops->query_many(f, ctx, batch, made);
 }
 
+#define QUERY_CHUNK_KEYS ((uint64_t)SWEEP_QUERY_BATCHES * KEY_BATCH)
+
+/* The "probably" answers of chunk c of keys [first, end). */
+static uint64_t query_chunk_at(const trial_setup *t, const filter *f, key_side side, uint64_t first, uint64_t end,
+                               uint64_t c)
+{
+    const uint64_t from = first + c * QUERY_CHUNK_KEYS;
+    return sweep_query_chunk(f, &t->ops, &t->ctx, t->ks, t->seed, t->c->n, side, from,
+                             end - from < QUERY_CHUNK_KEYS ? end : from + QUERY_CHUNK_KEYS);
+}
+
 /* Count "probably" answers over keys [first, end) of one side; parallel when asked. */
 static uint64_t query_range(const trial_setup *t, const filter *f, key_side side, uint64_t first,
                             uint64_t end, int parallel)
 {
     uint64_t yes = 0;
-    const uint64_t chunk_keys = SWEEP_QUERY_BATCHES * KEY_BATCH;
-    const uint64_t chunks = (end - first + chunk_keys - 1) / chunk_keys;
-#pragma omp parallel for if (parallel) schedule(static, 32) reduction(+ : yes)
-    for (uint64_t c = 0; c < chunks; c++) {
-        if (interrupted) /* an OpenMP loop cannot break: skip the rest */
-            continue;
-        const uint64_t from = first + c * chunk_keys;
-        yes += sweep_query_chunk(f, &t->ops, &t->ctx, t->ks, t->seed, t->c->n, side, from,
-                                 end - from < chunk_keys ? end : from + chunk_keys);
+    const uint64_t chunks = (end - first + QUERY_CHUNK_KEYS - 1) / QUERY_CHUNK_KEYS;
+    if (!parallel) {
+        /* No OpenMP call at all on one thread: the runtime starts on its
+         * first use, and LLVM's writes a file in /dev/shm as it does (under a
+         * file-size limit that start is fatal, before any write of ours). */
+        for (uint64_t c = 0; c < chunks && !interrupted; c++)
+            yes += query_chunk_at(t, f, side, first, end, c);
+        return yes;
     }
+#pragma omp parallel for schedule(static, 32) reduction(+ : yes)
+    for (uint64_t c = 0; c < chunks; c++)
+        if (!interrupted) /* an OpenMP loop cannot break: skip the rest */
+            yes += query_chunk_at(t, f, side, first, end, c);
     return yes;
 }
 
@@ -508,7 +522,8 @@ static int run_cell(const experiment *e, const cell *c, int threads, trial_resul
         filter f;
         if (filter_init(&f, c->layout, c->m, c->k) != 0)
             return -1;
-        omp_set_num_threads(threads);
+        if (threads > 1) /* one thread makes no OpenMP call (query_range says why) */
+            omp_set_num_threads(threads);
         for (uint64_t t = 0; t < c->trials && !interrupted; t++)
             run_trial(e, c, t, &f, threads > 1, &r[t]);
         filter_free(&f);
