@@ -122,24 +122,32 @@ static uint64_t query_chunk_at(const trial_setup *t, const filter *f, key_side s
                              end - from < QUERY_CHUNK_KEYS ? end : from + QUERY_CHUNK_KEYS);
 }
 
+/* query_range's chunks on the threads of the enclosing omp_set_num_threads
+ * (out of line: trials_across says why). */
+static __attribute__((noinline)) uint64_t query_range_parallel(const trial_setup *t, const filter *f, key_side side,
+                                                               uint64_t first, uint64_t end, uint64_t chunks)
+{
+    uint64_t yes = 0;
+#pragma omp parallel for schedule(static, 32) reduction(+ : yes)
+    for (uint64_t c = 0; c < chunks; c++)
+        if (!interrupted) /* an OpenMP loop cannot break: skip the rest */
+            yes += query_chunk_at(t, f, side, first, end, c);
+    return yes;
+}
+
 /* Count "probably" answers over keys [first, end) of one side; parallel when asked. */
 static uint64_t query_range(const trial_setup *t, const filter *f, key_side side, uint64_t first,
                             uint64_t end, int parallel)
 {
     uint64_t yes = 0;
     const uint64_t chunks = (end - first + QUERY_CHUNK_KEYS - 1) / QUERY_CHUNK_KEYS;
-    if (!parallel) {
-        /* No OpenMP call at all on one thread: the runtime starts on its
-         * first use, and LLVM's writes a file in /dev/shm as it does (under a
-         * file-size limit that start is fatal, before any write of ours). */
-        for (uint64_t c = 0; c < chunks && !interrupted; c++)
-            yes += query_chunk_at(t, f, side, first, end, c);
-        return yes;
-    }
-#pragma omp parallel for schedule(static, 32) reduction(+ : yes)
-    for (uint64_t c = 0; c < chunks; c++)
-        if (!interrupted) /* an OpenMP loop cannot break: skip the rest */
-            yes += query_chunk_at(t, f, side, first, end, c);
+    if (parallel)
+        return query_range_parallel(t, f, side, first, end, chunks);
+    /* No OpenMP call at all on one thread: the runtime starts on its first
+     * use, and LLVM's writes a file in /dev/shm as it does (under a
+     * file-size limit that start is fatal, before any write of ours). */
+    for (uint64_t c = 0; c < chunks && !interrupted; c++)
+        yes += query_chunk_at(t, f, side, first, end, c);
     return yes;
 }
 
@@ -495,35 +503,49 @@ static int lock_output(const char *output, int *fd_out, char *lock_path, size_t 
     return 0;
 }
 
+/* Trials [0, c->trials) on threads threads at once, one filter each;
+ * returns 1 when a filter could not be made.  Kept out of line, like
+ * query_range_parallel: clang asks the OpenMP runtime for the thread number
+ * on entry to any function holding a parallel region, and so starts it
+ * (sweep.c's query_range says why a one-thread run must not). */
+static __attribute__((noinline)) int trials_across(const experiment *e, const cell *c, int threads, trial_result *r)
+{
+    int failed = 0;
+#pragma omp parallel num_threads(threads)
+    {
+        filter f;
+        int ok = filter_init(&f, c->layout, c->m, c->k) == 0;
+        if (!ok) {
+#pragma omp atomic write
+            failed = 1;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t t = 0; t < c->trials; t++)
+            if (ok && !interrupted)
+                run_trial(e, c, t, &f, 0, &r[t]);
+            else
+                r[t].aborted = 1;
+        if (ok)
+            filter_free(&f);
+    }
+    return failed;
+}
+
+static __attribute__((noinline)) void use_threads(int threads) { omp_set_num_threads(threads); }
+
 /* Run one cell's trials into r; parallel across trials, or inside each. */
 static int run_cell(const experiment *e, const cell *c, int threads, trial_result *r)
 {
     int across = c->trials >= (uint64_t)threads && threads > 1;
     int failed = 0;
     if (across) {
-#pragma omp parallel num_threads(threads)
-        {
-            filter f;
-            int ok = filter_init(&f, c->layout, c->m, c->k) == 0;
-            if (!ok) {
-#pragma omp atomic write
-                failed = 1;
-            }
-#pragma omp for schedule(dynamic, 1)
-            for (uint64_t t = 0; t < c->trials; t++)
-                if (ok && !interrupted)
-                    run_trial(e, c, t, &f, 0, &r[t]);
-                else
-                    r[t].aborted = 1;
-            if (ok)
-                filter_free(&f);
-        }
+        failed = trials_across(e, c, threads, r);
     } else {
         filter f;
         if (filter_init(&f, c->layout, c->m, c->k) != 0)
             return -1;
         if (threads > 1) /* one thread makes no OpenMP call (query_range says why) */
-            omp_set_num_threads(threads);
+            use_threads(threads);
         for (uint64_t t = 0; t < c->trials && !interrupted; t++)
             run_trial(e, c, t, &f, threads > 1, &r[t]);
         filter_free(&f);
