@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model.h"
 #include "output.h"
 #include "stats.h"
 #include "theory.h"
@@ -30,7 +31,9 @@ const char SWEEP_HEADER[] =
     "false_positives,fpr,fpr_lo,fpr_hi,fpr_se,fpr_classic,fpr_exact,"
     "fill,fill_sd,fill_expected,z,ns_insert,ns_query,"
     "fpr_finite,fpr_approx,fill_sd_expected,k_opt,memory_bytes,measure,deletes,"
-    "present_queries,false_negatives,saturations,bad_deletes,seed,cell";
+    "present_queries,false_negatives,saturations,bad_deletes,"
+    "k_best,fpr_se_trials,fpr_se_trials_df,dispersion,dispersion_p_over,dispersion_flag,"
+    "fpr_conditional,z_query,z_filter,seed,cell";
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -47,6 +50,7 @@ typedef struct {
     uint64_t false_negatives;
     uint64_t saturations;
     uint64_t bad_deletes;
+    double fpr_conditional; /* F of this trial's filter (ideal scheme), else NaN */
     double seconds_insert;
     double seconds_query;
     int aborted;
@@ -150,6 +154,7 @@ static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter
         check_from = c->deletes;
         check_to = c->n;
     }
+    r->fpr_conditional = c->scheme == SCHEME_IDEAL ? filter_fpr_conditional(f) : NAN;
     r->present_queries = check_to - check_from;
     r->false_negatives = r->present_queries - query_range(&t, f, KEY_PRESENT, check_from, check_to, parallel);
     double t2 = now_seconds();
@@ -163,15 +168,15 @@ static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter
 /* ---- one cell's row ----------------------------------------------------- */
 
 typedef struct {
-    double classic, finite, exact, approx, fill_expected, fill_sd_expected;
+    double classic, finite;
+    layout_model layout; /* exact NaN where no formula exists */
 } cell_theory;
 
 static cell_theory theory_for(const cell *c)
 {
-    const double none = NAN;
     uint64_t m = c->m, n = c->n;
     unsigned k = c->k;
-    cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), none, none, none, none};
+    cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), {NAN, NAN, NAN, NAN, NAN}};
     if (c->measure == MEASURE_DELETE) {
         if (c->layout != LAYOUT_COUNTING)
             return t; /* cleared bits: no formula */
@@ -179,31 +184,7 @@ static cell_theory theory_for(const cell *c)
         t.classic = theory_fpr_classic(m, n, k);
         t.finite = theory_fpr_finite(m, n, k);
     }
-    switch (c->layout) {
-    case LAYOUT_PARTITIONED:
-        t.exact = theory_fpr_partitioned(m, n, k);
-        t.fill_expected = theory_fill_partitioned(m, n, k);
-        break;
-    case LAYOUT_BLOCKED512:
-    case LAYOUT_REGISTER64: {
-        unsigned b = layout_block_bits(c->layout);
-        t.exact = theory_fpr_blocked(m, n, k, b, 1);
-        t.approx = theory_fpr_blocked(m, n, k, b, 0);
-        t.fill_expected = theory_fill_blocked(m, n, k, b);
-        break;
-    }
-    case LAYOUT_SPLITBLOCK:
-        t.exact = theory_fpr_splitblock(m, n, 1);
-        t.approx = theory_fpr_splitblock(m, n, 0);
-        t.fill_expected = theory_fill_splitblock(m, n);
-        break;
-    default:
-        t.exact = theory_fpr_exact(m, n, k);
-        t.approx = t.classic;
-        t.fill_expected = theory_fill_expected(m, n, k);
-        t.fill_sd_expected = theory_fill_sd(m, n, k);
-        break;
-    }
+    t.layout = model_for(c->layout, m, n, k);
     return t;
 }
 
@@ -233,6 +214,43 @@ static void sb_real(strbuf *sb, double v)
         sb_printf(sb, ",");
 }
 
+/* The model's columns: E[F] = the exact formula, Var F (theory.c). */
+typedef struct {
+    double se, z;
+    interval ci;
+    rate_model model;
+} model_columns;
+
+static model_columns model_columns_for(const cell *c, const cell_theory *th, uint64_t fp, double fpr)
+{
+    model_columns out;
+    out.model = (rate_model){th->layout.exact, th->layout.variance, (double)c->queries, (double)c->trials};
+    out.se = stats_se_model(&out.model);
+    out.z = out.se > 0 ? (fpr - th->layout.exact) / out.se : NAN;
+    out.ci = isfinite(out.se) ? stats_wilson_model(fp, &out.model, WILSON_Z95)
+                              : stats_wilson(fp, c->queries * c->trials, WILSON_Z95);
+    return out;
+}
+
+/* Query noise and filter noise apart (ideal scheme): the pooled rate
+ * against the mean F of the filters built, whose binomial variance is known
+ * exactly, and that mean against E[F], whose variance is Var F / T. */
+static void conditional_z(const cell *c, const trial_result *r, double fpr, const cell_theory *th,
+                          double *mean_out, double *z_query, double *z_filter)
+{
+    double sum = 0, binomial = 0, trials = (double)c->trials;
+    for (uint64_t t = 0; t < c->trials; t++) {
+        sum += r[t].fpr_conditional;
+        binomial += r[t].fpr_conditional * (1 - r[t].fpr_conditional);
+    }
+    double mean = sum / trials;
+    double se_query = sqrt(binomial / (double)c->queries) / trials;
+    double se_filter = sqrt(th->layout.variance / trials);
+    *mean_out = mean;
+    *z_query = se_query > 0 ? (fpr - mean) / se_query : NAN;
+    *z_filter = se_filter > 0 ? (mean - th->layout.exact) / se_filter : NAN;
+}
+
 static void format_row(const experiment *e, const cell *c, size_t index, const trial_result *r, char *out,
                        size_t size)
 {
@@ -252,10 +270,14 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     }
     uint64_t asked = c->queries * c->trials;
     double fpr = (double)fp / (double)asked;
-    interval ci = stats_wilson(fp, asked, WILSON_Z95);
-    double se = c->trials >= 2 ? running_se(&rate) : sqrt(fpr * (1 - fpr) / (double)asked);
     cell_theory th = theory_for(c);
-    double z = se > 0 && isfinite(th.exact) ? (fpr - th.exact) / se : NAN;
+    model_columns mc = model_columns_for(c, &th, fp, fpr);
+    double se_trials = c->trials >= 2 ? running_se(&rate) : NAN;
+    dispersion spread = stats_dispersion(running_sd(&rate) * running_sd(&rate), stats_trial_variance(&mc.model),
+                                         c->trials);
+    double conditional = NAN, z_query = NAN, z_filter = NAN;
+    if (c->scheme == SCHEME_IDEAL && isfinite(th.layout.exact))
+        conditional_z(c, r, fpr, &th, &conditional, &z_query, &z_filter);
     double bits_per_item = c->n > 0 ? (double)c->m / (double)c->n : NAN;
     double inserts = (double)c->n * (double)c->trials;
 
@@ -267,25 +289,34 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_printf(&sb, ",%llu,%llu,%llu", (unsigned long long)c->trials, (unsigned long long)c->queries,
               (unsigned long long)fp);
     sb_real(&sb, fpr);
-    sb_real(&sb, ci.lo);
-    sb_real(&sb, ci.hi);
-    sb_real(&sb, se);
+    sb_real(&sb, mc.ci.lo);
+    sb_real(&sb, mc.ci.hi);
+    sb_real(&sb, mc.se);
     sb_real(&sb, th.classic);
-    sb_real(&sb, th.exact);
+    sb_real(&sb, th.layout.exact);
     sb_real(&sb, fill.mean);
     sb_real(&sb, running_sd(&fill));
-    sb_real(&sb, th.fill_expected);
-    sb_real(&sb, z);
+    sb_real(&sb, th.layout.fill_expected);
+    sb_real(&sb, mc.z);
     sb_printf(&sb, ",%.3f,%.3f", inserts > 0 ? 1e9 * seconds_insert / inserts : 0.0,
               1e9 * seconds_query / (double)asked);
     sb_real(&sb, th.finite);
-    sb_real(&sb, th.approx);
-    sb_real(&sb, th.fill_sd_expected);
+    sb_real(&sb, th.layout.approx);
+    sb_real(&sb, th.layout.fill_sd_expected);
     sb_real(&sb, c->n > 0 ? theory_k_opt(bits_per_item) : NAN);
-    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%llu,%zu", (unsigned long long)layout_bytes(c->layout, c->m),
+    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%u", (unsigned long long)layout_bytes(c->layout, c->m),
               measure_name(c->measure), (unsigned long long)c->deletes, (unsigned long long)present,
               (unsigned long long)fn, (unsigned long long)saturations, (unsigned long long)bad,
-              (unsigned long long)e->seed, index);
+              model_k_best(c->layout, c->m, c->n, NULL, NULL));
+    sb_real(&sb, se_trials);
+    sb_printf(&sb, ",%llu", (unsigned long long)(c->trials - 1));
+    sb_real(&sb, spread.ratio);
+    sb_real(&sb, spread.p_over);
+    sb_printf(&sb, ",%s", spread.flag);
+    sb_real(&sb, conditional);
+    sb_real(&sb, z_query);
+    sb_real(&sb, z_filter);
+    sb_printf(&sb, ",%llu,%zu", (unsigned long long)e->seed, index);
 }
 
 /* ---- journal, lock, output ---------------------------------------------- */
