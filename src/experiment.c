@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "numbers.h"
-#include "theory.h"
 
 enum {
     G_FILTER,
@@ -380,7 +380,7 @@ static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, u
         c->m = (uint64_t)m;
     }
     c->m = layout_fit_m(c->layout, c->m);
-    c->k = k_given ? k_given : (c->layout == LAYOUT_SPLITBLOCK ? 8u : theory_k_opt_int(c->m, c->n));
+    c->k = k_given ? k_given : model_k_best(c->layout, c->m, c->n, NULL, NULL); /* the layout's own best */
     snprintf(c->where, sizeof c->where, "%s", wm ? wm : "default");
     char why[400];
     if (layout_check(c->layout, c->scheme, c->m, c->k, why, sizeof why) != 0)

@@ -12,7 +12,8 @@
  *   bits_per_item = 1..24   (or m = 1e6; not both)
  *   n = 1e5
  *   n.full = 1e6            a value used only with --scale full (or .quick)
- *   k = 1..20, opt          opt: the integer k with the least exact FPR
+ *   k = 1..20, opt          opt: the integer k with the least exact FPR of the
+ *                           cell's own layout (model.h), ties to the smaller
  *   trials = 20
  *   queries = 1e5
  *   measure = fpr           fpr, or delete (then deletes = COUNT, ...)
