@@ -38,6 +38,16 @@
 
 typedef enum { MEASURE_FPR, MEASURE_DELETE } measure_kind;
 
+/* How trials draw their randomness (sweep.h says what each seeds).
+ * paired: trial t of every cell takes seed_derive(seed, t), so cells see
+ * the same keys (and the ideal scheme the same streams): common random
+ * numbers, the sharper design for comparing hashes, schemes or k, at the
+ * price of dependent cells.  independent: each cell also mixes in its own
+ * parameters, so cells are independent and counts of cells beyond a
+ * threshold are binomial. */
+typedef enum { SEEDS_PAIRED, SEEDS_INDEPENDENT } seeds_design;
+const char *seeds_name(seeds_design seeds); /* "paired", "independent" */
+
 typedef struct {
     layout_kind layout;
     scheme_kind scheme;
@@ -55,6 +65,7 @@ typedef struct {
     char source[WHERE_MAX];   /* the file, or "flags" */
     char scale[8];
     uint64_t seed;
+    seeds_design seeds;
     cell *cells;
     size_t count;
     hasher *hashes;

@@ -56,8 +56,6 @@ dispersion stats_dispersion(double sample_variance, double model_variance, uint6
     d.p_over = stats_chi2_sf(dof * d.ratio, dof);
     if (d.p_over < DISPERSION_ALPHA)
         d.flag = "over";
-    else if (1 - d.p_over < DISPERSION_ALPHA)
-        d.flag = "under";
     return d;
 }
 

@@ -29,9 +29,11 @@
  * kept beside the model's and compared with it: (T - 1) s^2 / Var is
  * chi-square with T - 1 degrees of freedom under the null (for rates near
  * normal: a few false positives a trial or more), and a cell whose spread
- * the chi-square puts beyond DISPERSION_ALPHA either way is flagged "over"
- * (a hash that adds variance the model lacks: a finding) or "under".  See
- * also stats_chi2_sf for uniformity.
+ * the chi-square's upper tail puts beyond DISPERSION_ALPHA is flagged
+ * "over": a hash that adds variance the model lacks, a finding.  Too little
+ * spread is not flagged: at a few trials the counts tie (two trials of 2
+ * alike give s = 0) far more often than the continuous chi-square allows.
+ * See also stats_chi2_sf for uniformity.
  */
 #ifndef BLOOMLAB_STATS_H
 #define BLOOMLAB_STATS_H
@@ -66,7 +68,7 @@ interval stats_wilson_model(uint64_t successes, const rate_model *model, double 
 typedef struct {
     double ratio;  /* s^2 / the model's trial variance */
     double p_over; /* P(chi^2_{T-1} >= (T-1) ratio): small when over-dispersed */
-    const char *flag; /* "over", "under" or "" */
+    const char *flag; /* "over" or "" */
 } dispersion;
 
 /* The between-trial sample variance against the model's, T >= 2 trials. */

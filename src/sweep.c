@@ -33,7 +33,7 @@ const char SWEEP_HEADER[] =
     "fpr_finite,fpr_approx,fill_sd_expected,k_opt,memory_bytes,measure,deletes,"
     "present_queries,false_negatives,saturations,bad_deletes,"
     "k_best,fpr_se_trials,fpr_se_trials_df,dispersion,dispersion_p_over,dispersion_flag,"
-    "fpr_conditional,z_query,z_filter,seed,cell";
+    "fpr_conditional,z_query,z_filter,seeds,seed,cell";
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -65,12 +65,36 @@ typedef struct {
     uint64_t seed;
 } trial_setup;
 
+/* A text's bytes folded into h. */
+static uint64_t mix_text(uint64_t h, const char *text)
+{
+    for (const char *s = text; *s; s++)
+        h = mix64(h ^ (unsigned char)*s);
+    return h;
+}
+
+/* The seed trials of cell c derive from: the experiment's (paired), or
+ * that mixed with every parameter of the cell (independent) -- not its
+ * index, so that adding cells leaves the others' keys as they were, but
+ * its trials and queries too, so that a cell of 3 trials does not repeat
+ * the first 3 of a cell of 10. */
+static uint64_t cell_seed(const experiment *e, const cell *c)
+{
+    if (e->seeds == SEEDS_PAIRED)
+        return e->seed;
+    uint64_t parts[] = {c->layout, c->scheme, c->m, c->n, c->k, c->trials, c->queries, c->measure, c->deletes};
+    uint64_t h = mix64(e->seed ^ 0x63656c6c73656564ULL);
+    for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
+        h = mix64(h ^ parts[j]);
+    return mix_text(mix_text(h, cell_hash_name(e, c)), cell_keys_name(e, c));
+}
+
 static void setup_trial(const experiment *e, const cell *c, uint64_t trial, trial_setup *t)
 {
     t->e = e;
     t->c = c;
     t->ops = filter_ops_for(c->layout, c->scheme);
-    t->seed = seed_derive(e->seed, trial);
+    t->seed = seed_derive(cell_seed(e, c), trial);
     t->ctx.hash = c->scheme == SCHEME_IDEAL ? NULL : &e->hashes[c->hash];
     t->ctx.seed = t->seed;
     t->ctx.log2_m = log2_floor(c->m);
@@ -316,7 +340,7 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_real(&sb, conditional);
     sb_real(&sb, z_query);
     sb_real(&sb, z_filter);
-    sb_printf(&sb, ",%llu,%zu", (unsigned long long)e->seed, index);
+    sb_printf(&sb, ",%s,%llu,%zu", seeds_name(e->seeds), (unsigned long long)e->seed, index);
 }
 
 /* ---- journal, lock, output ---------------------------------------------- */
@@ -329,16 +353,9 @@ static uint64_t fingerprint(const experiment *e)
         uint64_t parts[] = {c->layout, c->scheme, c->m, c->n, c->k, c->trials, c->queries, c->deletes, c->measure};
         for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
             h = mix64(h ^ parts[j]);
-        for (const char *s = cell_hash_name(e, c); *s; s++)
-            h = mix64(h ^ (unsigned char)*s);
-        for (const char *s = cell_keys_name(e, c); *s; s++)
-            h = mix64(h ^ (unsigned char)*s);
+        h = mix_text(mix_text(h, cell_hash_name(e, c)), cell_keys_name(e, c));
     }
-    for (const char *s = e->name; *s; s++)
-        h = mix64(h ^ (unsigned char)*s);
-    for (const char *s = BLOOMLAB_VERSION; *s; s++)
-        h = mix64(h ^ (unsigned char)*s);
-    return h;
+    return mix_text(mix_text(mix_text(h, e->name), BLOOMLAB_VERSION), seeds_name(e->seeds));
 }
 
 /* A journal line "INDEX\tROW\n" is whole when INDEX is digits and the row
@@ -394,8 +411,8 @@ static void format_metadata(const experiment *e, const sweep_options *opt, doubl
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     sb_printf(sb, "# experiment: %s\n# source: %s\n# command: %s\n# version: bloomlab %s (%s)\n",
               e->name, e->source, opt->command ? opt->command : "", BLOOMLAB_VERSION, BLOOMLAB_GIT);
-    sb_printf(sb, "# seed: %llu\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
-              (unsigned long long)e->seed, e->scale, opt->threads, opt->shard_index, opt->shard_count, e->count);
+    sb_printf(sb, "# seed: %llu\n# seeds: %s\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
+              (unsigned long long)e->seed, seeds_name(e->seeds), e->scale, opt->threads, opt->shard_index, opt->shard_count, e->count);
     sb_printf(sb, "# date: %s\n# wall_time_s: %.3f\n", date, wall);
 }
 

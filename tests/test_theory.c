@@ -362,3 +362,80 @@ Test(theory, layouts_reduce_to_standard)
     unsigned k = theory_k_opt_int(9585059, 1000000);
     cr_expect(k == 7, "k_opt_int(9585059, 1e6) = %u", k);
 }
+
+/* ---- Var F against exact enumeration ------------------------------------ */
+
+#define ENUM_BINS_MAX 512
+
+/* The law of the bits set X after `throws` uniform throws into `bins`
+ * (the occupancy distribution, by its one-throw recurrence), and from it
+ * E[(X/bins)^k] and E[(X/bins)^2k]. */
+static void occupancy_moments(unsigned bins, unsigned throws, unsigned k, long double *first,
+                              long double *second)
+{
+    static long double law[ENUM_BINS_MAX + 1];
+    memset(law, 0, sizeof law);
+    law[0] = 1;
+    for (unsigned t = 0; t < throws; t++) {
+        for (unsigned x = t + 1 < bins ? t + 1 : bins; x >= 1; x--)
+            law[x] = law[x] * x / bins + law[x - 1] * (bins - x + 1) / bins;
+        law[0] = 0;
+    }
+    *first = *second = 0;
+    for (unsigned x = 1; x <= bins; x++) {
+        *first += law[x] * powl((long double)x / bins, k);
+        *second += law[x] * powl((long double)x / bins, 2 * k);
+    }
+}
+
+static long double binomial_pmf(unsigned n, unsigned j, long double p)
+{
+    return expl(lgammal(n + 1) - lgammal(j + 1) - lgammal(n - j + 1) + j * logl(p) + (n - j) * log1pl(-p));
+}
+
+Test(theory, variance_standard_matches_enumeration)
+{
+    const struct { unsigned m, n, k; } cases[] = {{64, 8, 3}, {256, 32, 4}, {500, 50, 7}, {200, 40, 1}, {128, 4, 20}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long double e1, e2;
+        occupancy_moments(cases[i].m, cases[i].k * cases[i].n, cases[i].k, &e1, &e2);
+        double want = (double)(e2 - e1 * e1), got = theory_fpr_var_standard(cases[i].m, cases[i].n, cases[i].k);
+        cr_expect(fabs(got / want - 1) < 1e-9, "m %u n %u k %u: %.12g vs %.12g", cases[i].m, cases[i].n,
+                  cases[i].k, got, want);
+    }
+}
+
+/* Partitioned: each slice its own occupancy law (k = 3 slices of m/3). */
+Test(theory, variance_partitioned_matches_enumeration)
+{
+    const unsigned m = 300, n = 40, k = 3;
+    long double e1, e2;
+    occupancy_moments(m / k, n, 1, &e1, &e2);
+    double want = (double)(powl(e2, k) - powl(e1, 2 * k)), got = theory_fpr_var_partitioned(m, n, k);
+    cr_expect(fabs(got / want - 1) < 1e-9, "%.12g vs %.12g", got, want);
+}
+
+/* Blocked with 2 and 3 blocks of 64 bits: the block loads enumerated
+ * (multinomial), each block's G moments from its occupancy law, and
+ * E[F^2] = (nb E[h(L1)] + nb (nb - 1) E[g(L1) g(L2)]) / nb^2. */
+Test(theory, variance_blocked_matches_enumeration)
+{
+    const unsigned bits = 64, n = 30, k = 4;
+    long double g[n + 1], h[n + 1];
+    for (unsigned load = 0; load <= n; load++)
+        occupancy_moments(bits, k * load, k, &g[load], &h[load]);
+    for (unsigned blocks = 2; blocks <= 3; blocks++) {
+        long double mean = 0, square = 0;
+        for (unsigned a = 0; a <= n; a++) {
+            long double pa = binomial_pmf(n, a, 1.0L / blocks);
+            mean += pa * g[a];
+            square += pa * h[a] / blocks;
+            for (unsigned c = 0; c <= n - a; c++) {
+                long double pc = blocks == 2 ? (c == n - a) : binomial_pmf(n - a, c, 1.0L / (blocks - 1));
+                square += pa * pc * g[a] * g[c] * (blocks - 1) / blocks;
+            }
+        }
+        double want = (double)(square - mean * mean), got = theory_fpr_var_blocked(blocks * bits, n, k, bits);
+        cr_expect(fabs(got / want - 1) < 1e-9, "%u blocks: %.12g vs %.12g", blocks, got, want);
+    }
+}
