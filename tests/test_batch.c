@@ -634,8 +634,8 @@ Test(batch, avx512_dispatch)
     static const layout_kind FAST[] = {LAYOUT_STANDARD,   LAYOUT_COUNTING,   LAYOUT_PARTITIONED,
                                        LAYOUT_BLOCKED512, LAYOUT_REGISTER64, LAYOUT_SPLITBLOCK};
     const int usable = avx512_usable();
-    if (!usable)
-        cr_log_warn("this CPU has no AVX-512: only the portable loops were tested");
+    if (!usable) /* not cr_log_warn: Criterion 2.4 exits 1 after a warning, failing make test on such CPUs */
+        fprintf(stderr, "[NOTE] this CPU has no AVX-512: only the portable loops were tested\n");
     for (size_t l = 0; l < sizeof FAST / sizeof FAST[0]; l++) {
         int differs = filter_ops_for(FAST[l], SCHEME_DOUBLE).query != filter_ops_portable(FAST[l], SCHEME_DOUBLE).query;
         cr_assert_eq(differs, usable, "%s/double", layout_name(FAST[l]));
