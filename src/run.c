@@ -177,6 +177,7 @@ static const flag_key GRID_FLAGS[] = {
     {"--filter", "filter"}, {"--hash", "hash"},       {"--scheme", "scheme"}, {"--keys", "keys"},
     {"--m", "m"},           {"--bits-per-item", "bits_per_item"},             {"--n", "n"},
     {"--k", "k"},           {"--trials", "trials"},   {"--queries", "queries"}, {"--seed", "seed"},
+    {"--seeds", "seeds"},
     {"--measure", "measure"}, {"--deletes", "deletes"}};
 #define GRID_FLAG_COUNT (sizeof GRID_FLAGS / sizeof GRID_FLAGS[0])
 
@@ -194,7 +195,9 @@ static const char SWEEP_USAGE[] =
     "  --keys    random64|seq64|urls|words|words:FILE|course (default random64)\n"
     "  --m BITS, --bits-per-item B, --n ITEMS, --k K|opt (default opt)\n"
     "  --trials T (default 10), --queries Q per trial (default 100000)\n"
-    "  --seed S (default 1), --measure fpr|delete, --deletes D\n";
+    "  --seed S (default 1), --seeds paired|independent (default paired: every cell\n"
+    "            sees the same keys; independent: each cell its own), --measure fpr|delete,\n"
+    "  --deletes D\n";
 
 static const char THEORY_USAGE[] =
     "usage: bloomlab theory --n LIST (--m LIST | --bits-per-item LIST) [--k LIST]\n"

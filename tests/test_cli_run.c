@@ -187,6 +187,32 @@ Test(cli_run, same_seed_same_rows_other_seed_other_rows)
     cli_free(&r3);
 }
 
+/* seeds = independent: each cell draws its own keys, from the seed and its
+ * parameters, so its rows are the same bytes at any thread count, and not
+ * the paired design's. */
+Test(cli_run, independent_seeds_are_deterministic_and_differ_from_paired)
+{
+    const char *grid = "--n 300 --m 4096 --k 3,3 --trials 3 --queries 4000 --scheme ideal --quiet";
+    char args[400];
+    snprintf(args, sizeof args, "sweep %s --seeds independent --threads 1", grid);
+    cli_result one = run_cli(args);
+    snprintf(args, sizeof args, "sweep %s --seeds independent --threads 2", grid);
+    cli_result two = run_cli(args);
+    snprintf(args, sizeof args, "sweep %s --seeds paired --threads 2", grid);
+    cli_result paired = run_cli(args);
+    cr_assert(one.status == 0 && two.status == 0 && paired.status == 0, "%s%s%s", one.err, two.err, paired.err);
+    char *a = data_rows(one.out), *b = data_rows(two.out), *c = data_rows(paired.out);
+    cr_assert_str_eq(a, b, "independent seeds differ between 1 and 2 threads");
+    cr_assert_str_neq(a, c);
+    cr_assert(strstr(a, ",independent,") != NULL && strstr(c, ",paired,") != NULL);
+    free(a);
+    free(b);
+    free(c);
+    cli_free(&one);
+    cli_free(&two);
+    cli_free(&paired);
+}
+
 /* ---- every bad input: exit 2, one line naming where and what, no file --- */
 
 /* Run `bloomlab ARGS -o DIR/out.csv`: status 2, one stderr line holding
