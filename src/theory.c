@@ -839,8 +839,9 @@ double theory_fpr_var_partitioned(uint64_t m, uint64_t n, unsigned k)
  * h = E[G^2 | L]. */
 typedef void (*block_moments)(real load, const void *ctx, real *g, real *h);
 
-/* Loads tabulated at most; past it (thousands of keys in a block, a filter
- * all but full) the variance is not computed. */
+/* Loads tabulated at most; past it (tens of thousands of keys in a block)
+ * the filter is full to double precision (Var F = 0 then), or else the
+ * variance is not computed (NaN). */
 #define LOAD_TABLE_MAX 4096
 
 /* The loads [first, first + count) that carry all but TAIL_REL of E[g]^2
@@ -913,13 +914,17 @@ static real block_mean_variance(uint64_t n, uint64_t blocks, block_moments momen
         return 0;
     if (blocks == 1) {
         moments((real)n, ctx, &g1, &h1);
-        return h1 - g1 * g1;
+        return h1 > g1 * g1 ? h1 - g1 * g1 : 0;
     }
     struct load_law law = block_load_law(n, blocks, 1);
     real first;
     size_t count;
-    if (load_range(&law, moments, ctx, &first, &count) != 0)
-        return NAN;
+    if (load_range(&law, moments, ctx, &first, &count) != 0) {
+        /* Tens of thousands of keys a block: every block is full to double
+         * precision (Var F <= 1 - E[F] < 1e-15), else give up */
+        moments(load_mode(&law), ctx, &g1, &h1);
+        return g1 >= 1 - 1e-15L ? 0 : NAN;
+    }
     real *table = malloc(4 * count * sizeof *table);
     if (table == NULL)
         return NAN;

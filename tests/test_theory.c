@@ -473,3 +473,26 @@ Test(theory, k_best_is_the_full_scans_minimum)
     cr_expect(k >= 5 && k <= 7, "register64 at 16 bits per item: k = %u", k);
     cr_expect(model_k_best(LAYOUT_SPLITBLOCK, 8192, 100, NULL, NULL) == 8);
 }
+
+/* Var F is a number >= 0 (NaN would blank fpr_se) from one item to a
+ * trillion, one bit to 2^40, k = 1..64, every layout; a blocked filter
+ * with tens of thousands of keys a block is full: Var F = 0. */
+Test(theory, variance_finite_and_nonnegative_at_extremes, .timeout = 120)
+{
+    const uint64_t ms[] = {1, 64, 4096, 1ULL << 30, 1ULL << 40};
+    const uint64_t ns[] = {0, 1, 10000, 1000000000000ULL};
+    const unsigned ks[] = {1, 7, 64};
+    for (size_t a = 0; a < 5; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (size_t c = 0; c < 3; c++) {
+                uint64_t m = ms[a], n = ns[b];
+                unsigned k = ks[c];
+                double v[5] = {theory_fpr_var_standard(m, n, k), m >= k ? theory_fpr_var_partitioned(m, n, k) : 0,
+                               m >= 512 ? theory_fpr_var_blocked(m / 512 * 512, n, k, 512) : 0,
+                               m >= 64 ? theory_fpr_var_blocked(m / 64 * 64, n, k, 64) : 0,
+                               m >= 256 ? theory_fpr_var_splitblock(m / 256 * 256, n) : 0};
+                for (int i = 0; i < 5; i++)
+                    cr_expect(v[i] >= 0 && v[i] <= 0.25, "layout %d m %llu n %llu k %u: Var F = %g", i,
+                              (unsigned long long)m, (unsigned long long)n, k, v[i]);
+            }
+}
