@@ -200,14 +200,25 @@ def zscore(measured, theory, se):
 
 
 def se_of(row):
-    """The standard error of a row's fpr: between trials when there are
-    five or more, else binomial over the pooled queries."""
-    se = num(row, "fpr_se")
-    if se > 0 and num(row, "trials") >= 5:  # fewer trials estimate their own spread too poorly
-        return se
+    """The standard error of a row's fpr: the model's under the null (the
+    sweep's fpr_se, right at any trial count), unless the trials spread more
+    than the model allows beyond chance (dispersion_flag = over: the hash
+    adds variance), where their own spread is the honest yardstick.  Rows
+    with no formula (deletes from a plain filter) fall back to the spread
+    between five or more trials, else the binomial over the pooled queries."""
+    se, spread = num(row, "fpr_se"), num(row, "fpr_se_trials")
+    if se > 0:
+        return spread if row.get("dispersion_flag") == "over" and spread > se else se
+    if spread > 0 and num(row, "trials") >= 5:
+        return spread
     q = num(row, "queries") * num(row, "trials")
     p = num(row, "fpr")
     return math.sqrt(max(p * (1 - p), 1.0 / q) / q)
+
+
+def normal_tail_two_sided(x):
+    """P(|Z| >= x) for Z ~ N(0, 1)."""
+    return math.erfc(abs(x) / math.sqrt(2))
 
 
 def stat_verdict(z, stated_ok=True, why=""):
@@ -224,25 +235,15 @@ def stat_verdict(z, stated_ok=True, why=""):
     return text
 
 
-def t_tail_two_sided(x, df):
-    """P(|T| >= x) for Student's t with df degrees of freedom (numerically)."""
-    if df <= 0:
-        return float("nan")
-    grid = np.linspace(abs(x), abs(x) + 400.0, 400001)
-    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
-    pdf = np.exp(log_c - (df + 1) / 2 * np.log1p(grid ** 2 / df))
-    return float(2 * np.sum((pdf[1:] + pdf[:-1]) / 2 * np.diff(grid)))
-
-
 def excursion_note(table, row, z):
     """Why one cell may sit 3+ standard errors off with nothing wrong: how
     many cells of its file do, against chance, and what its neighbours say."""
     name = os.path.basename(table.path)[:-4]
     zs = [num(x, "z") for x in table.rows if not math.isnan(num(x, "z"))]
     trials = int(num(row, "trials"))
-    df = trials - 1 if trials >= 5 else 10 ** 6
-    expected = len(zs) * t_tail_two_sided(Z_AGREE, df)
+    expected = len(zs) * normal_tail_two_sided(Z_AGREE)  # z is N(0, 1) under the null at any trial count
     far = sum(abs(v) >= Z_AGREE for v in zs)
+    paired = table.meta.get("seeds", "paired") == "paired"
     axis = "bits_per_item" if len({x["bits_per_item"] for x in table.where(scheme=row["scheme"])}) > 1 else "k"
     here = num(row, axis)
     near = [x for x in table.where(scheme=row["scheme"], filter=row["filter"], hash=row["hash"])
@@ -251,10 +252,13 @@ def excursion_note(table, row, z):
              and x["filter"] == row["filter"]]
     parts = ", ".join("%+.1f" % num(x, "z") for x in near + other)
     alone = all(abs(num(x, "z")) < Z_AGREE for x in near + other)
+    design = ("its cells share their keys (seeds = paired), so the count is not binomial: the expectation "
+              "holds, the chance of seeing several together is larger" if paired else
+              "its cells are independent (seeds = independent): the count is binomial")
     return ("%s: %d of %d cells of results/%s.csv reach |z| >= %g where %.2f are expected by chance "
-            "(t, %d trials), and this cell's neighbours and the other scheme here give z = %s" % (
+            "(normal, %d trials; %s), and this cell's neighbours and the other scheme here give z = %s" % (
                 "an isolated excursion" if alone else "not isolated", far, len(zs), name, Z_AGREE, expected,
-                trials, parts))
+                trials, design, parts))
 
 
 def rounds_to(stated, value, half_unit):
@@ -782,7 +786,7 @@ def page_formula(rep):
     sd = math.sqrt(20 * p20 * (1 - p20))
     run_sd = None
     if d20:
-        run_sd = num(d20, "fpr_se") * math.sqrt(num(d20, "trials")) * 20
+        run_sd = num(d20, "fpr_se_trials") * math.sqrt(num(d20, "trials")) * 20
     rep.row("sd of the count of 20 if each is fooled independently at 0.225", "about 1.9",
             "sqrt(20 x 0.225 x 0.775) = %.3f" % math.sqrt(20 * 0.225 * 0.775),
             ("random word sets: sd %.2f from run to run" % run_sd) if run_sd else "--",
@@ -796,7 +800,7 @@ def page_formula(rep):
     note = ""
     verdict = "exact match" if below else "differs"
     if d20:
-        z = zscore(num(d20, "fpr"), p20, num(d20, "fpr_se"))
+        z = zscore(num(d20, "fpr"), p20, se_of(d20))
         note = ("true of the page's run; over 2000 random word sets the same filter's mean at 20 words is %s, "
                 "above the line by %.1f standard errors (the course scheme's positions come from one 32-bit hash "
                 "and are correlated), so the run's dots are below by the luck of its words" % (pct(num(d20, "fpr"), 4), z))
@@ -933,7 +937,7 @@ SIZING_BAND = 5.0  # a promise is broken when the measured rate is more than thi
 
 def sizing_se(row, rate):
     """SE of a cell's pooled fpr if the filter's expected rate were `rate`: each of T trials
-    builds one filter (its rate F varies: fpr_filter_var, an upper bound) and asks q queries,
+    builds one filter (its rate F varies: fpr_filter_var, the model's Var F) and asks q queries,
     so Var = (E[F(1-F)]/q + Var F)/T with E[F(1-F)] = rate - rate^2 - Var F."""
     q, t = num(row, "queries"), num(row, "trials")
     var_f = num(row, "fpr_filter_var")
@@ -972,7 +976,7 @@ def parquet_sizing(rep):
     rep.p("")
     rep.p("**%s** %d of the %d cells lie within %g SE of the split-block filter's exact rate (the binomial "
           "mixture over block loads, `fpr_exact`); the largest |z| is %.2f.  The SE is the one under that null, "
-          "with each built filter's own spread (`fpr_filter_var`, an upper bound) beside the query noise." % (
+          "with each built filter's own spread (`fpr_filter_var`, the model's Var F) beside the query noise." % (
               "The model holds:" if beyond == 0 else "The model fails at %d cells:" % beyond,
               len(rows) - beyond, len(rows), SIZING_BAND, worst_z))
     rep.p("")

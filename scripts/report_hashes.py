@@ -6,14 +6,14 @@ It reads results/{hash_compare,hash_limits,small_m,layouts,hash_speed}.csv
 (any that are missing are skipped) and explains every row whose measured
 FPR departs from the layout's exact formula by more than 5 standard errors.
 
-z: the sweep's z uses the between-trial standard error.  Where every trial
-gave the same count (a hash that ignores its seed on a key set that is the
-same in every trial: first8, bytesum, crc32 on seq64) that se is 0 and the
-sweep leaves z blank; here z then uses the formula's own binomial se,
-sqrt(p (1 - p) / N), N = trials x queries.  Where a cell has fewer than 5
-trials the between-trial se rests on too few degrees of freedom to carry a
-5-sigma bound, and the binomial se is used as well (it ignores the
-filter-to-filter spread, so it is the stricter of the two).
+z: the sweep's fpr_se is the model's standard error under the null (query
+noise and filter-to-filter noise, right at any trial count; src/stats.h).
+A hash can add variance the model lacks: where the trials spread more than
+the model allows beyond chance (dispersion_flag = over) and that spread is
+the larger, z uses it instead, so a departure is not overstated by a
+variance the model underestimates.  Where every trial gave the same count
+(a hash that ignores its seed on a key set that is the same in every trial:
+first8, bytesum, crc32 on seq64) the spread is 0 and the model's se stands.
 """
 
 import csv
@@ -22,7 +22,6 @@ import os
 import sys
 
 Z_FLAG = 5.0
-MIN_TRIALS_FOR_SE = 5
 
 HASH_BITS = {"fnv1a32": 32, "xxh32": 32, "murmur3_32": 32, "crc32": 32, "bytesum": 32,
              "fnv1a64": 64, "xxh64": 64, "xxh3_64": 64, "first8": 64,
@@ -45,13 +44,12 @@ def num(row, key):
 def zscore(row):
     """(z, which se) for a sweep row; see the module comment."""
     fpr, exact, se = num(row, "fpr"), num(row, "fpr_exact"), num(row, "fpr_se")
-    trials, queries = num(row, "trials"), num(row, "queries")
-    if not math.isfinite(exact) or exact <= 0:
+    spread = num(row, "fpr_se_trials")
+    if not math.isfinite(exact) or exact <= 0 or not se > 0:
         return float("nan"), "none"
-    if se > 0 and trials >= MIN_TRIALS_FOR_SE:
-        return (fpr - exact) / se, "trials"
-    binom = math.sqrt(exact * (1 - exact) / (trials * queries))
-    return (fpr - exact) / binom, "binomial"
+    if row.get("dispersion_flag") == "over" and spread > se:
+        return (fpr - exact) / spread, "trials"
+    return (fpr - exact) / se, "model"
 
 
 def ratio(row):
@@ -315,6 +313,13 @@ def small_m_part(rows):
     return "\n".join(text)
 
 
+def blocked_double_ratios(speed):
+    """'x1.08 for blocked512 at k = 6, ...' from the [speed] rows with double hashing."""
+    parts = [f"x{ratio(r):.2f} for {r['filter']} at k = {r['k']}" for r in speed
+             if r["scheme"] == "double" and r["filter"] in ("blocked512", "register64")]
+    return (", ".join(parts) + (f" at n = {speed[0]['n']}" if speed else "")) if parts else "no [speed] rows"
+
+
 def layouts_part(rows):
     ideal = [r for r in rows if r["scheme"] == "ideal"]
     speed = [r for r in rows if r["scheme"] != "ideal"]
@@ -327,9 +332,19 @@ def layouts_part(rows):
             if not cands:
                 continue
             best = min(cands, key=lambda r: num(r, "fpr"))
-            best_theory = min(cands, key=lambda r: num(r, "fpr_exact"))
+            # k the measurement cannot tell from the best: 95% intervals that overlap the best's
+            apart = sorted(int(r["k"]) for r in cands if num(r, "fpr_lo") <= num(best, "fpr_hi"))
+            ks = sorted(int(r["k"]) for r in cands)
+            formula = int(best["k_best"])
+            lecture = max(1, round(b * math.log(2)))
             z, _ = zscore(best)
-            body.append([lay, b, best["k"], best_theory["k"], f"{b * math.log(2):.1f}", f"{num(best, 'fill'):.3f}",
+
+            def verdict(k):
+                if k in apart:
+                    return "yes"
+                return "no" if ks[0] <= k <= ks[-1] else "not run"
+            body.append([lay, b, formula, best["k"], "%d..%d" % (apart[0], apart[-1]), verdict(formula),
+                         f"{b * math.log(2):.1f}", verdict(lecture), f"{num(best, 'fill'):.3f}",
                          f"{num(best, 'fpr'):.3g}", f"{num(best, 'fpr_exact'):.3g}", f"{z:+.1f}",
                          f"{num(best, 'fpr_approx') / num(best, 'fpr_exact'):.3f}" if best["fpr_approx"] else "-"])
     sp_body = []
@@ -340,12 +355,16 @@ def layouts_part(rows):
     text = [
         "### Layouts (layouts)",
         "",
-        "Ideal scheme, n = 5000, each layout over a range of k (counting and splitblock at their one k). "
-        "`best k` is the k of least measured FPR, `k*` the k of least exact FPR among those run; "
-        "fill is the fraction of bits set at the best k; `approx` is the published blocked approximation "
-        "over the exact mixture. Figure: plots/layouts.png.",
+        "Ideal scheme, n = 5000, each layout over a range of k (counting and splitblock at their one k, "
+        "counting's from `k = opt`). `formula k` is the layout's own best integer k under its exact formula "
+        "(over k = 1..64, ties to the smaller: what `k = opt` and `bloomlab calc` take); `measured k` the k "
+        "of least measured FPR, and `told apart` the k whose 95% intervals overlap the best's (the measurement "
+        "cannot rank them); `formula k ok` and `lecture k ok` say whether the formula's k and the lecture's "
+        "round((m/n) ln 2) fall among them. fill is the fraction of bits set at the measured best k; `approx` "
+        "is the published blocked approximation over the exact mixture. Figure: plots/layouts.png.",
         "",
-        table(["layout", "bits/item", "best k", "k*", "(m/n) ln 2", "fill", "fpr", "fpr_exact", "z", "approx"], body),
+        table(["layout", "bits/item", "formula k", "measured k", "told apart", "formula k ok", "(m/n) ln 2",
+               "lecture k ok", "fill", "fpr", "fpr_exact", "z", "approx"], body),
         "",
         "The half-full rule is a property of the standard layout: at their best k the blocked layouts stop "
         "short of half full, because the formula-best k is smaller there (register64 at 20 bits/item is "
@@ -354,7 +373,8 @@ def layouts_part(rows):
         "The approximation column shows the classic-inside-a-block formula underestimating register64 by "
         "10-20% at high k (tests/test_layouts.c rejects it by more than 5 se).",
         "",
-        "Speed and scheme ([speed] grid: 10 bits/item, n = %s, xxh3_64; z with binomial se, 2 trials). "
+        "Speed and scheme ([speed] grid: 10 bits/item, n = %s, xxh3_64, each layout at its own best k; z with "
+        "the model's se, right at 2 trials). "
         "ns include making the key; on this shared 2-core machine they are indicative only:" % (speed[0]["n"] if speed else "?"),
         "",
         table(["layout", "scheme", "k", "fpr", "fpr_exact", "ratio", "z", "ns_insert", "ns_query"], sp_body),
@@ -362,8 +382,8 @@ def layouts_part(rows):
         flag_list(rows, lambda r, z, w: f"{r['filter']} {r['hash']} {r['scheme']} n={r['n']} k={r['k']} "
                                          f"(x{ratio(r):.2f}, z={z:+.0f})"),
         "",
-        "Blocked layouts with double hashing depart from their formula (x1.08 for blocked512 and x1.25 for "
-        "register64 at n = 4e6, k = 7): the in-block bits of one key are a + i b in 512 (or 64) bits, and a "
+        "Blocked layouts with double hashing depart from their formula (%s): the in-block bits of one key "
+        "are a + i b in 512 (or 64) bits, and a " % blocked_double_ratios(speed) +
         "step b of small order folds them (b = 0 mod 64 puts a register64 key on one bit). The block and "
         "the in-block offset are independent: the offset is taken from the fraction the block reduction "
         "leaves, ((u_i * blocks) mod 2^64) >> 55 (src/filters.c); taking the top bits of u_i instead made "
@@ -413,6 +433,32 @@ def hash_speed_part(rows):
     return "\n".join(text)
 
 
+def dispersion_part(tables):
+    """The rows whose trials spread more than the model allows (dispersion_flag = over)."""
+    flagged_rows, counted = [], 0
+    for name, rows in tables:
+        if "dispersion_flag" not in rows[0]:
+            continue  # not a sweep's rows
+        for r in rows:
+            if num(r, "fpr_se_trials_df") >= 1 and math.isfinite(num(r, "dispersion")):
+                counted += 1
+            if r.get("dispersion_flag") == "over":
+                flagged_rows.append(f"{name}: {r['filter']} {r['hash']} {r['scheme']} {r['keys']} m={r['m']} "
+                                    f"k={r['k']} (variance x{num(r, 'dispersion'):.3g}, p = {num(r, 'dispersion_p_over'):.2g}, "
+                                    f"{r['trials']} trials)")
+    text = ["### Spread between trials against the model",
+            "",
+            "Each cell's trials spread by (E[F(1-F)]/q + Var F) under the null (src/theory.c: ONE FILTER'S RATE); "
+            "`dispersion` is their sample variance over that, chi-square with trials - 1 degrees of freedom, and a "
+            "cell is flagged when its upper tail is below 1e-3 (%d cells with two or more trials here, so about "
+            "%.2f flags are expected by chance). A flag is a finding: the hash or scheme adds variance the "
+            "ideal model lacks (positions of one key that are not independent make filters differ more), "
+            "and the z above then uses the trials' own spread." % (counted, counted * 1e-3),
+            ""]
+    text += [f"- {x}" for x in flagged_rows] or ["- none."]
+    return "\n".join(text)
+
+
 def section(results_dir: str) -> str:
     parts = ["## Hash functions, index schemes and filter layouts", "",
              "Where the measured false-positive rate departs from the layout's exact formula, by how much, "
@@ -422,12 +468,15 @@ def section(results_dir: str) -> str:
              "MurmurHash3 families are not."]
     makers = [("hash_compare", hash_compare_part), ("hash_limits", hash_limits_part), ("small_m", small_m_part),
               ("layouts", layouts_part), ("hash_speed", hash_speed_part)]
+    tables = []
     for name, make in makers:
         rows = read_rows(os.path.join(results_dir, name + ".csv"))
         if not rows:
             parts += ["", f"### {name}", "", f"(results/{name}.csv is missing: run `make`.)"]
             continue
         parts += ["", make(rows)]
+        tables.append((name, rows))
+    parts += ["", dispersion_part(tables)]
     return "\n".join(parts) + "\n"
 
 

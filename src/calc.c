@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sizing.h"
+#include "model.h"
 #include "theory.h"
 
 #define CALC_MAX_COUNT 9.2e18 /* n and m stay below 2^63 */
@@ -17,19 +17,20 @@
 
 static const char usage[] =
     "usage: bloomlab calc [--n ITEMS] [--p RATE] [--m BITS] [--k HASHES] [--filter LAYOUT]\n"
+    "                     [--format text|csv|json]\n"
     "\n"
-    "Size a Bloom filter: give any two of\n"
+    "Size a Bloom filter under its layout's own exact formula: give any two of\n"
     "  --n ITEMS   items to insert (a whole number >= 1)\n"
-    "  --p RATE    target false-positive rate, in (0, 1)\n"
-    "  --m BITS    filter size in bits (a whole number >= 1)\n"
+    "  --p RATE    target false-positive rate in (0, 1): 0.01, 1% or \"1 in 100\" (or 1/100)\n"
+    "  --m BITS    filter size in bits (counters for counting; rounded up to whole blocks)\n"
     "and optionally\n"
-    "  --k HASHES  hash count, 1..64 (default: the integer k with the least exact rate)\n"
-    "  --filter    standard (default) or splitblock: Parquet's split-block filter,\n"
-    "              k = 8, m in whole 256-bit blocks, sized by its own exact rate\n"
-    "Numbers may be written 1e6 or 2^20; --flag=VALUE works too.\n"
-    "Prints n, the target p, m in bits and bytes (MB = 1e6 bytes, MiB = 2^20),\n"
-    "k, bits per item and the achieved rate, exact and by the classic formula.\n"
-    "Example: bloomlab calc --n 1e6 --p 0.01\n";
+    "  --k HASHES  hash count, 1..64 (default: the layout's best integer k, ties to the smaller)\n"
+    "  --filter L  standard (default), counting, partitioned, blocked512, register64, splitblock\n"
+    "  --format F  text (default), csv (a header and one row) or json (one object)\n"
+    "n and p give the smallest m whose rate at its best k is at most p; m and p the\n"
+    "largest n; m and n the rate and the best k.  Numbers may be written 1e6 or 2^20;\n"
+    "--flag=VALUE works too.  k is \"capped\" when the rate still falls at k = 64.\n"
+    "Example: bloomlab calc --n 1e6 --p 0.01 --filter blocked512\n";
 
 static void set_error(char *err, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -63,9 +64,121 @@ static int parse_count(const char *flag, const char *text, uint64_t *out, char *
     return 0;
 }
 
+/* "A in B" or "A/B" as A / B; 0, or -1 when text is neither. */
+static int parse_ratio(const char *text, double *out)
+{
+    const char *sep = strstr(text, " in ");
+    size_t skip = 4;
+    if (sep == NULL) {
+        sep = strchr(text, '/');
+        skip = 1;
+    }
+    if (sep == NULL || sep == text || (size_t)(sep - text) >= 64)
+        return -1;
+    char numerator[64];
+    double a, b;
+    snprintf(numerator, sizeof numerator, "%.*s", (int)(sep - text), text);
+    if (calc_number(numerator, &a) != 0 || calc_number(sep + skip, &b) != 0 || !(b > 0))
+        return -1;
+    *out = a / b;
+    return 0;
+}
+
+/* A rate (0.01), a percentage (1%) or a ratio (1 in 100, 1/100). */
+static int parse_probability(const char *flag, const char *text, double *out, char *err, size_t size)
+{
+    size_t len = strlen(text);
+    double p;
+    int rc;
+    if (len > 1 && text[len - 1] == '%' && len < 64) {
+        char number[64];
+        snprintf(number, sizeof number, "%.*s", (int)(len - 1), text);
+        rc = calc_number(number, &p);
+        p /= 100;
+    } else if (strstr(text, " in ") || strchr(text, '/')) {
+        rc = parse_ratio(text, &p);
+    } else {
+        rc = calc_number(text, &p);
+    }
+    if (rc != 0) {
+        set_error(err, size, "%s: %s is not a number", flag, text);
+        return -1;
+    }
+    if (!(p > 0 && p < 1)) {
+        set_error(err, size, "%s: %s is not a probability in (0, 1)", flag, text);
+        return -1;
+    }
+    *out = p;
+    return 0;
+}
+
+static int parse_hashes(const char *flag, const char *text, unsigned *out, char *err, size_t size)
+{
+    double k;
+    if (calc_number(text, &k) != 0) {
+        set_error(err, size, "%s: %s is not a number", flag, text);
+        return -1;
+    }
+    if (k < 1 || k > 64 || k != floor(k)) {
+        set_error(err, size, "%s: %s is not a whole number in 1..64", flag, text);
+        return -1;
+    }
+    *out = (unsigned)k;
+    return 0;
+}
+
+static int parse_format(const char *flag, const char *text, calc_format *out, char *err, size_t size)
+{
+    static const char *const names[] = {"text", "csv", "json"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = (calc_format)i;
+            return 0;
+        }
+    set_error(err, size, "%s: unknown format '%s' (text, csv, json)", flag, text);
+    return -1;
+}
+
+static int parse_layout(const char *flag, const char *text, layout_kind *out, char *err, size_t size)
+{
+    if (layout_from_name(text, out) == 0)
+        return 0;
+    set_error(err, size, "%s: unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock)",
+              flag, text);
+    return -1;
+}
+
+static const char *const FLAGS[] = {"--n", "--p", "--m", "--k", "--filter", "--format"};
+
+/* The value of one flag into in; 0 or -1. */
+static int parse_flag(const char *flag, const char *value, struct calc_input *in, char *err, size_t size)
+{
+    if (!strcmp(flag, "--n")) {
+        in->have_n = 1;
+        return parse_count(flag, value, &in->n, err, size);
+    }
+    if (!strcmp(flag, "--m")) {
+        in->have_m = 1;
+        return parse_count(flag, value, &in->m, err, size);
+    }
+    if (!strcmp(flag, "--p")) {
+        in->have_p = 1;
+        return parse_probability(flag, value, &in->p, err, size);
+    }
+    if (!strcmp(flag, "--k")) {
+        in->have_k = 1;
+        return parse_hashes(flag, value, &in->k, err, size);
+    }
+    if (!strcmp(flag, "--filter"))
+        return parse_layout(flag, value, &in->layout, err, size);
+    return parse_format(flag, value, &in->format, err, size);
+}
+
 int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t err_size)
 {
     memset(in, 0, sizeof *in);
+    in->layout = LAYOUT_STANDARD;
+    in->format = CALC_TEXT;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return 1;
@@ -81,8 +194,10 @@ int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t e
         }
         memcpy(flag, arg, flag_len);
         flag[flag_len] = 0;
-        if (strcmp(flag, "--n") && strcmp(flag, "--p") && strcmp(flag, "--m") &&
-            strcmp(flag, "--k") && strcmp(flag, "--filter")) {
+        int known = 0;
+        for (size_t f = 0; f < sizeof FLAGS / sizeof FLAGS[0]; f++)
+            known |= !strcmp(flag, FLAGS[f]);
+        if (!known) {
             set_error(err, err_size, "%s: unknown flag (see bloomlab calc --help)", flag);
             return -1;
         }
@@ -98,126 +213,90 @@ int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t e
             set_error(err, err_size, "%s: missing value", flag);
             return -1;
         }
-        if (strcmp(flag, "--filter") == 0) {
-            if (strcmp(value, "splitblock") != 0 && strcmp(value, "standard") != 0) {
-                set_error(err, err_size, "%s: '%s' is not a filter calc sizes (standard, splitblock)", flag, value);
-                return -1;
-            }
-            in->splitblock = strcmp(value, "splitblock") == 0;
-            continue;
-        }
-        switch (flag[2]) {
-        case 'n':
-            if (parse_count(flag, value, &in->n, err, err_size) != 0)
-                return -1;
-            in->have_n = 1;
-            break;
-        case 'm':
-            if (parse_count(flag, value, &in->m, err, err_size) != 0)
-                return -1;
-            in->have_m = 1;
-            break;
-        case 'p': {
-            double p;
-            if (calc_number(value, &p) != 0) {
-                set_error(err, err_size, "%s: %s is not a number", flag, value);
-                return -1;
-            }
-            if (!(p > 0 && p < 1)) {
-                set_error(err, err_size, "%s: %s is not a probability in (0, 1)", flag, value);
-                return -1;
-            }
-            in->p = p;
-            in->have_p = 1;
-            break;
-        }
-        default: { /* 'k' */
-            double k;
-            if (calc_number(value, &k) != 0) {
-                set_error(err, err_size, "%s: %s is not a number", flag, value);
-                return -1;
-            }
-            if (k < 1 || k > 64 || k != floor(k)) {
-                set_error(err, err_size, "%s: %s is not a whole number in 1..64", flag, value);
-                return -1;
-            }
-            in->k = (unsigned)k;
-            in->have_k = 1;
-            break;
-        }
-        }
+        if (parse_flag(flag, value, in, err, err_size) != 0)
+            return -1;
     }
     return 0;
 }
 
-/* ln(1 - p^(1/k)): the log of the fraction of bits left clear when k
- * hashes give the classic rate p. */
-static double log_clear_fraction(double p, unsigned k)
-{
-    return log1p(-exp(log(p) / k));
-}
+/* ---- the searches --------------------------------------------------------- */
 
-#define SPLIT_BLOCK_BITS 256ULL
-
-static uint64_t whole_blocks_bits(uint64_t m)
+double calc_rate(layout_kind layout, uint64_t m, uint64_t n, unsigned k, unsigned *k_used, const char **status)
 {
-    return m <= SPLIT_BLOCK_BITS ? SPLIT_BLOCK_BITS : (m + SPLIT_BLOCK_BITS - 1) / SPLIT_BLOCK_BITS * SPLIT_BLOCK_BITS;
-}
-
-/* The most items m bits (whole blocks) hold at an exact rate <= p; 0 when
- * not even one.  The rate rises with every item: double, then bisect. */
-static uint64_t splitblock_max_items(uint64_t m, double p)
-{
-    if (theory_fpr_splitblock(m, 1, 1) > p)
-        return 0;
-    uint64_t meet = 1, fail = 2;
-    while (theory_fpr_splitblock(m, fail, 1) <= p) {
-        meet = fail;
-        if (fail > (uint64_t)(CALC_MAX_COUNT / 2))
-            return meet;
-        fail *= 2;
-    }
-    while (fail - meet > 1) {
-        uint64_t mid = meet + (fail - meet) / 2;
-        if (theory_fpr_splitblock(m, mid, 1) <= p)
-            meet = mid;
-        else
-            fail = mid;
-    }
-    return meet;
-}
-
-/* calc_solve for --filter splitblock (k = 8, the exact split-block rate). */
-static int solve_splitblock(const struct calc_input *in, struct calc_result *out, char *err, size_t err_size)
-{
-    if (in->have_k && in->k != 8) {
-        set_error(err, err_size, "--k: filter splitblock sets one bit in each of its 8 words: k must be 8, not %u", in->k);
-        return -1;
-    }
-    if (in->have_n && in->have_p) {
-        out->n = in->n;
-        out->m = sizing_bits(SIZING_BLOOMLAB, in->n, in->p, (uint64_t)CALC_MAX_COUNT);
-        if (out->m == 0) {
-            set_error(err, err_size, "--n: %llu items at p %g need more than 2^63 bits", (unsigned long long)in->n, in->p);
-            return -1;
-        }
-    } else if (in->have_m && in->have_p) {
-        out->m = whole_blocks_bits(in->m);
-        out->n = splitblock_max_items(out->m, in->p);
-        if (out->n == 0) {
-            set_error(err, err_size, "--m: %llu bits hold no item at p %g", (unsigned long long)in->m, in->p);
-            return -1;
-        }
+    double rate;
+    const char *st = "given";
+    if (k == 0) {
+        k_status best;
+        k = model_k_best(layout, m, n, &best, &rate);
+        st = k_status_name(best);
     } else {
-        out->n = in->n;
-        out->m = whole_blocks_bits(in->m);
+        char why[200];
+        rate = layout_check(layout, SCHEME_DOUBLE, m, k, why, sizeof why) == 0 ? model_fpr_exact(layout, m, n, k) : 1;
     }
-    out->k = 8;
-    out->bytes = out->m / 8;
-    out->bits_per_item = (double)out->m / (double)out->n;
-    out->p_exact = theory_fpr_splitblock(out->m, out->n, 1);
-    out->p_classic = theory_fpr_classic(out->m, out->n, 8);
-    return 0;
+    if (k_used)
+        *k_used = k;
+    if (status)
+        *status = st;
+    return rate;
+}
+
+/* The smallest whole number of units (blocks, or bits) in (lo, hi] whose
+ * rate meets p, given that hi meets it and lo does not (lo = 0: no bits). */
+static uint64_t bisect_units(layout_kind layout, uint64_t unit, uint64_t n, double p, unsigned k, uint64_t lo,
+                             uint64_t hi)
+{
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (calc_rate(layout, mid * unit, n, k, NULL, NULL) <= p)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+uint64_t calc_smallest_m(layout_kind layout, uint64_t n, double p, unsigned k, unsigned *k_used)
+{
+    uint64_t unit = layout_block_bits(layout);
+    double classic = (double)n * -log(p) / LN2_SQUARED;
+    uint64_t lo = 0, hi = (uint64_t)ceil(classic / (double)unit);
+    if (hi < 1)
+        hi = 1;
+    while (calc_rate(layout, hi * unit, n, k, NULL, NULL) > p) { /* double up to a size that meets p */
+        lo = hi;
+        if ((double)hi * 2 * (double)unit > CALC_MAX_COUNT)
+            return 0;
+        hi *= 2;
+    }
+    while (lo == 0 && hi > 1 && calc_rate(layout, hi / 2 * unit, n, k, NULL, NULL) <= p)
+        hi /= 2; /* the classic guess was generous: halve down to a bracket */
+    if (lo == 0)
+        lo = hi / 2;
+    uint64_t m = bisect_units(layout, unit, n, p, k, lo, hi) * unit;
+    calc_rate(layout, m, n, k, k_used, NULL);
+    return m;
+}
+
+/* The largest n whose rate in m bits meets p; 0 when not even one item. */
+static uint64_t largest_n(layout_kind layout, uint64_t m, double p, unsigned k)
+{
+    if (calc_rate(layout, m, 1, k, NULL, NULL) > p)
+        return 0;
+    uint64_t lo = 1, hi = 2; /* lo meets p, hi does not once the doubling stops */
+    while (calc_rate(layout, m, hi, k, NULL, NULL) <= p) {
+        lo = hi;
+        if ((double)hi * 2 > CALC_MAX_COUNT)
+            return hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (calc_rate(layout, m, mid, k, NULL, NULL) <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, size_t err_size)
@@ -229,42 +308,38 @@ int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, 
                   given < 2 ? "missing input" : "too many inputs");
         return -1;
     }
-    out->k_given = in->have_k;
+    unsigned k = in->have_k ? in->k : 0;
+    if (in->layout == LAYOUT_SPLITBLOCK && k != 0 && k != 8) {
+        set_error(err, err_size, "--k: %u: filter splitblock sets one bit in each of its 8 words: k is 8", k);
+        return -1;
+    }
+    out->layout = in->layout;
     out->have_p_target = in->have_p;
     out->p_target = in->p;
-    out->splitblock = in->splitblock;
-    if (in->splitblock)
-        return solve_splitblock(in, out, err, err_size);
     if (in->have_n && in->have_p) {
-        double bits = in->have_k ? -(double)in->k * (double)in->n / log_clear_fraction(in->p, in->k)
-                                 : (double)in->n * -log(in->p) / LN2_SQUARED;
-        bits = ceil(bits * (1 - 1e-15)); /* no extra bit from rounding noise */
-        if (!(bits <= CALC_MAX_COUNT)) {
+        out->n = in->n;
+        out->m = calc_smallest_m(in->layout, in->n, in->p, k, NULL);
+        if (out->m == 0) {
             set_error(err, err_size, "--n: %llu items at p %g need more than 2^63 bits",
                       (unsigned long long)in->n, in->p);
             return -1;
         }
-        out->n = in->n;
-        out->m = bits < 1 ? 1 : (uint64_t)bits;
     } else if (in->have_m && in->have_p) {
-        double items = in->have_k ? -(double)in->m * log_clear_fraction(in->p, in->k) / in->k
-                                  : (double)in->m * LN2_SQUARED / -log(in->p);
-        items = floor(items * (1 + 1e-15));
-        if (items < 1) {
+        out->m = layout_fit_m(in->layout, in->m);
+        out->n = largest_n(in->layout, out->m, in->p, k);
+        if (out->n == 0) {
             set_error(err, err_size, "--m: %llu bits hold no item at p %g",
                       (unsigned long long)in->m, in->p);
             return -1;
         }
-        out->m = in->m;
-        out->n = (uint64_t)items;
     } else {
         out->n = in->n;
-        out->m = in->m;
+        out->m = layout_fit_m(in->layout, in->m);
     }
-    out->k = in->have_k ? in->k : theory_k_opt_int(out->m, out->n);
-    out->bytes = out->m / 8 + (out->m % 8 != 0);
+    out->p_exact = calc_rate(in->layout, out->m, out->n, k, &out->k, &out->k_status);
+    out->memory_bits = in->layout == LAYOUT_COUNTING ? 4 * out->m : out->m;
+    out->bytes = out->memory_bits / 8 + (out->memory_bits % 8 != 0);
     out->bits_per_item = (double)out->m / (double)out->n;
-    out->p_exact = theory_fpr_exact(out->m, out->n, out->k);
     out->p_classic = theory_fpr_classic(out->m, out->n, out->k);
     return 0;
 }
@@ -286,25 +361,83 @@ void calc_human_bytes(double bytes, int binary, char *buf, size_t size)
         snprintf(buf, size, "%.2f %s", bytes, units[unit]);
 }
 
-static void calc_print(FILE *out, const struct calc_result *r)
+/* "0.01 (1%, 1 in 100)" */
+static void rate_text(double p, char *buf, size_t size)
 {
-    char decimal[32], binary[32];
+    if (p > 0)
+        snprintf(buf, size, "%.6g (%.4g%%, 1 in %.6g)", p, 100 * p, 1 / p);
+    else
+        snprintf(buf, size, "0");
+}
+
+static void write_text(FILE *out, const struct calc_result *r)
+{
+    char decimal[32], binary[32], rate[96];
     calc_human_bytes((double)r->bytes, 0, decimal, sizeof decimal);
     calc_human_bytes((double)r->bytes, 1, binary, sizeof binary);
-    if (r->splitblock)
-        fprintf(out, "%-22s %s\n", "filter", "splitblock (k = 8, whole 256-bit blocks)");
+    fprintf(out, "%-22s %s\n", "filter", layout_name(r->layout));
     fprintf(out, "%-22s %llu\n", "n (items)", (unsigned long long)r->n);
-    if (r->have_p_target)
-        fprintf(out, "%-22s %.6g\n", "p target", r->p_target);
-    else
-        fprintf(out, "%-22s %s\n", "p target", "-");
-    fprintf(out, "%-22s %llu\n", "m (bits)", (unsigned long long)r->m);
-    fprintf(out, "%-22s %llu (%s, %s)\n", "m (bytes)", (unsigned long long)r->bytes, decimal,
-            binary);
-    fprintf(out, "%-22s %u (%s)\n", "k (hashes)", r->k, r->splitblock ? "the layout's" : r->k_given ? "given" : "optimal");
+    rate_text(r->p_target, rate, sizeof rate);
+    fprintf(out, "%-22s %s\n", "p target", r->have_p_target ? rate : "-");
+    fprintf(out, "%-22s %llu\n", r->layout == LAYOUT_COUNTING ? "m (4-bit counters)" : "m (bits)",
+            (unsigned long long)r->m);
+    fprintf(out, "%-22s %llu bits = %llu bytes (%s, %s)\n", "memory", (unsigned long long)r->memory_bits,
+            (unsigned long long)r->bytes, decimal, binary);
+    fprintf(out, "%-22s %u (%s)\n", "k (hashes)", r->k, r->k_status);
     fprintf(out, "%-22s %.2f\n", "bits per item", r->bits_per_item);
-    fprintf(out, "%-22s %.6g\n", "p achieved (exact)", r->p_exact);
-    fprintf(out, "%-22s %.6g\n", "p achieved (classic)", r->p_classic);
+    rate_text(r->p_exact, rate, sizeof rate);
+    fprintf(out, "%-22s %s\n", "p achieved (exact)", rate);
+    fprintf(out, "%-22s %.6g\n", "p classic formula", r->p_classic);
+}
+
+static void write_csv(FILE *out, const struct calc_result *r)
+{
+    fprintf(out, "filter,n,p_target,m,memory_bits,memory_bytes,k,k_status,bits_per_item,p,p_percent,p_one_in,"
+                 "p_classic\n");
+    fprintf(out, "%s,%llu,", layout_name(r->layout), (unsigned long long)r->n);
+    if (r->have_p_target)
+        fprintf(out, "%.10g", r->p_target);
+    fprintf(out, ",%llu,%llu,%llu,%u,%s,%.10g,%.10g,%.10g,%.10g,%.10g\n", (unsigned long long)r->m,
+            (unsigned long long)r->memory_bits, (unsigned long long)r->bytes, r->k, r->k_status, r->bits_per_item,
+            r->p_exact, 100 * r->p_exact, 1 / r->p_exact, r->p_classic);
+}
+
+/* A JSON number, or null for one JSON cannot hold (1 in 1/0). */
+static void json_real(FILE *out, const char *name, double v)
+{
+    if (isfinite(v))
+        fprintf(out, ", \"%s\": %.10g", name, v);
+    else
+        fprintf(out, ", \"%s\": null", name);
+}
+
+static void write_json(FILE *out, const struct calc_result *r)
+{
+    fprintf(out, "{\"filter\": \"%s\", \"n\": %llu, \"p_target\": ", layout_name(r->layout),
+            (unsigned long long)r->n);
+    if (r->have_p_target)
+        fprintf(out, "%.10g", r->p_target);
+    else
+        fprintf(out, "null");
+    fprintf(out, ", \"m\": %llu, \"memory_bits\": %llu, \"memory_bytes\": %llu, \"k\": %u, \"k_status\": \"%s\"",
+            (unsigned long long)r->m, (unsigned long long)r->memory_bits, (unsigned long long)r->bytes, r->k,
+            r->k_status);
+    json_real(out, "bits_per_item", r->bits_per_item);
+    json_real(out, "p", r->p_exact);
+    json_real(out, "p_percent", 100 * r->p_exact);
+    json_real(out, "p_one_in", 1 / r->p_exact);
+    json_real(out, "p_classic", r->p_classic);
+    fprintf(out, "}\n");
+}
+
+void calc_write(FILE *out, const struct calc_result *r, calc_format format)
+{
+    if (format == CALC_CSV)
+        write_csv(out, r);
+    else if (format == CALC_JSON)
+        write_json(out, r);
+    else
+        write_text(out, r);
 }
 
 int cmd_calc(int argc, char **argv)
@@ -321,6 +454,6 @@ int cmd_calc(int argc, char **argv)
         fprintf(stderr, "bloomlab calc: %s\n", err);
         return 2;
     }
-    calc_print(stdout, &result);
+    calc_write(stdout, &result, in.format);
     return 0;
 }

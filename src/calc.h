@@ -1,56 +1,71 @@
 /* calc.h -- `bloomlab calc`: the sizing calculator.
  *
- * Any two of n (items), p (target false-positive rate) and m (bits) give
- * the third; k (hashes) is the optimal integer unless given:
- *   n, p -> m = ceil(n (-ln p) / (ln 2)^2), or with k given the least m
- *           whose classic rate (1 - e^(-kn/m))^k is p: m = ceil(-kn / ln(1 - p^(1/k)));
- *   m, p -> n = floor of the same relations solved for n;
- *   n, m -> p is only reported as achieved.
- * The achieved rate is reported exactly (theory_fpr_exact) and by the
- * classic formula.  Sizes: MB = 1e6 bytes, MiB = 2^20 bytes.
- *
- * --filter splitblock sizes Parquet's split-block filter (k = 8, m in whole
- * 256-bit blocks) by its own exact rate, theory_fpr_splitblock, the
- * binomial mixture over block loads:
- *   n, p -> the fewest blocks whose exact rate is <= p (sizing.h's bloomlab
- *           rule; the classic formula's m misses p by 1.1x to 5.5x);
- *   m, p -> the most items whose exact rate in m (up to whole blocks) is <= p;
- *   n, m -> the rate of m up to whole blocks.
+ * Any two of n (items), p (target false-positive rate) and m (bits, or
+ * counters for the counting layout) give the rest, for one layout
+ * (--filter, default standard) under that layout's own exact formula
+ * (model.h), at its best integer k unless k is given:
+ *   n, p -> the smallest m the layout allows (a whole number of its
+ *           blocks) whose rate at its best k (or the given k) is <= p;
+ *   m, p -> the largest n whose rate is <= p;
+ *   m, n -> the rate and the best k.
+ * The rate at a fixed k falls as m grows and rises with n, and so does its
+ * minimum over k, so both searches bisect: first doubling from the classic
+ * sizing m = n (-ln p) / (ln 2)^2 until the target is met, then halving.
+ * The best k is "optimal", "capped" (the rate still falls at k = 64),
+ * "fixed" (split block: 8) or "given".  Sizes: MB = 1e6 bytes, MiB = 2^20.
  */
 #ifndef BLOOMLAB_CALC_H
 #define BLOOMLAB_CALC_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "filters.h"
+
+typedef enum { CALC_TEXT, CALC_CSV, CALC_JSON } calc_format;
 
 struct calc_input {
     int have_n, have_p, have_m, have_k;
-    int splitblock; /* --filter splitblock (else standard) */
     uint64_t n, m;
     double p;
     unsigned k;
+    layout_kind layout;
+    calc_format format;
 };
 
 struct calc_result {
-    uint64_t n, m;
+    layout_kind layout;
+    uint64_t n, m;        /* m: bits, or counters (counting) */
     int have_p_target;
     double p_target;
     unsigned k;
-    int k_given;
-    int splitblock;
-    uint64_t bytes;       /* ceil(m / 8) */
+    const char *k_status; /* "optimal", "capped", "fixed" or "given" */
+    uint64_t memory_bits; /* m, or 4 m for counting */
+    uint64_t bytes;       /* ceil(memory_bits / 8) */
     double bits_per_item; /* m / n */
-    double p_exact, p_classic;
+    double p_exact;       /* the layout's exact formula */
+    double p_classic;     /* (1 - e^(-kn/m))^k, for comparison */
 };
 
 /* Parse argv (argv[0] is "calc").  0 on success; 1 when --help was asked
  * (nothing else is parsed); -1 with one message in err naming the flag
- * and value (without the "bloomlab calc: " prefix). */
+ * and value (without the "bloomlab calc: " prefix).  --p takes a rate
+ * (0.01), a percentage (1%) or "1 in N" (also 1/N). */
 int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t err_size);
 
 /* Solve for the missing quantity.  0, or -1 with a message in err (fewer
  * or more than two of n, p, m; or a size out of range). */
 int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, size_t err_size);
+
+/* The smallest m (a whole number of the layout's blocks) at which n items
+ * meet rate p, at the layout's best k (k = 0) or at k; 0 when none below
+ * 2^63.  *k_used gets the k. */
+uint64_t calc_smallest_m(layout_kind layout, uint64_t n, double p, unsigned k, unsigned *k_used);
+
+/* The rate of m bits holding n items at k, or at the layout's best k when
+ * k = 0 (its k in *k_used, its status in *status; either may be NULL). */
+double calc_rate(layout_kind layout, uint64_t m, uint64_t n, unsigned k, unsigned *k_used, const char **status);
 
 /* "1.20 MB" (binary = 0: kB, MB, GB... of 1000) or "1.14 MiB" (binary = 1:
  * KiB, MiB... of 1024); below one kilo-unit, "812 B". */
@@ -59,6 +74,9 @@ void calc_human_bytes(double bytes, int binary, char *buf, size_t size);
 /* Parse one number: decimal, scientific (1e6) or a power 2^20.  0, or -1
  * when text is not a finite number. */
 int calc_number(const char *text, double *out);
+
+/* Write a result as text, one CSV row under its header, or one JSON object. */
+void calc_write(FILE *out, const struct calc_result *r, calc_format format);
 
 int cmd_calc(int argc, char **argv);
 

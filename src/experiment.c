@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "numbers.h"
 #include "sizing.h"
 #include "theory.h"
@@ -77,6 +78,8 @@ typedef struct {
     char name[128];
     char seed[VALUE_MAX];
     char seed_where[WHERE_MAX];
+    char seeds[VALUE_MAX];
+    char seeds_where[WHERE_MAX];
     char *err;
     size_t err_size;
     int failed;
@@ -137,11 +140,12 @@ static int spec_put(parse_state *st, grid_spec *spec, const char *key, const cha
     }
     int g = grid_key_index(base);
     if (g < 0 && !st->in_experiment &&
-        (strcmp(key, "seed") == 0 || strcmp(key, "name") == 0 || strcmp(key, "description") == 0))
+        (strcmp(key, "seed") == 0 || strcmp(key, "seeds") == 0 || strcmp(key, "name") == 0 ||
+         strcmp(key, "description") == 0))
         return parse_fail(st, "'%s' belongs in [experiment], not in a grid section%s", key, "");
     if (g < 0)
         return parse_fail(st, "unknown key '%s' (keys: filter, hash, scheme, keys, m, bits_per_item, n, k, trials, queries, measure, deletes, sizing, p%s)",
-                          key, st->in_experiment ? "; and name, seed, description in [experiment]" : "");
+                          key, st->in_experiment ? "; and name, seed, seeds, description in [experiment]" : "");
     if (strlen(value) >= VALUE_MAX)
         return parse_fail(st, "the value of '%s' is longer than %s characters", key, "4095");
     if (spec->set[g] && spec->scaled[g] == scaled)
@@ -183,6 +187,11 @@ static int on_ini_entry(void *user, const char *section, const char *key, const 
         if (strcmp(key, "seed") == 0) {
             snprintf(st->seed, sizeof st->seed, "%s", value);
             snprintf(st->seed_where, sizeof st->seed_where, "%s:%d", st->path, st->line);
+            return 1;
+        }
+        if (strcmp(key, "seeds") == 0) {
+            snprintf(st->seeds, sizeof st->seeds, "%s", value);
+            snprintf(st->seeds_where, sizeof st->seeds_where, "%s:%d", st->path, st->line);
             return 1;
         }
         return spec_put(st, &st->defaults, key, value);
@@ -398,7 +407,7 @@ static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, u
         c->m = (uint64_t)m;
     }
     c->m = layout_fit_m(c->layout, c->m);
-    c->k = k_given ? k_given : (c->layout == LAYOUT_SPLITBLOCK ? 8u : theory_k_opt_int(c->m, c->n));
+    c->k = k_given ? k_given : model_k_best(c->layout, c->m, c->n, NULL, NULL); /* the layout's own best */
     snprintf(c->where, sizeof c->where, "%s", wm ? wm : "default");
     char why[400];
     if (layout_check(c->layout, c->scheme, c->m, c->k, why, sizeof why) != 0)
@@ -594,6 +603,24 @@ static int set_seed(experiment *e, const char *text, const char *where, char *er
     return 0;
 }
 
+static int set_seeds(experiment *e, const char *text, const char *where, char *err, size_t err_size)
+{
+    if (text == NULL || *text == '\0' || strcmp(text, "paired") == 0) {
+        e->seeds = SEEDS_PAIRED;
+        return 0;
+    }
+    if (strcmp(text, "independent") == 0) {
+        e->seeds = SEEDS_INDEPENDENT;
+        return 0;
+    }
+    char shown[VALUE_MAX];
+    printable(text, shown, sizeof shown);
+    snprintf(err, err_size, "%s: seeds = %s is not paired or independent", where, shown);
+    return -1;
+}
+
+const char *seeds_name(seeds_design seeds) { return seeds == SEEDS_INDEPENDENT ? "independent" : "paired"; }
+
 static void name_from_path(const char *path, char *out, size_t size)
 {
     const char *base = strrchr(path, '/');
@@ -632,7 +659,8 @@ int experiment_load(const char *path, const char *scale, experiment *out, char *
         snprintf(out->name, sizeof out->name, "%s", st->name);
     else
         name_from_path(path, out->name, sizeof out->name);
-    if (set_seed(out, st->seed, st->seed_where, err, err_size) != 0)
+    if (set_seed(out, st->seed, st->seed_where, err, err_size) != 0 ||
+        set_seeds(out, st->seeds, st->seeds_where, err, err_size) != 0)
         goto done;
     builder b = {out, err, err_size, 0};
     if (st->grid_count == 0) {
@@ -668,11 +696,16 @@ int experiment_from_settings(const setting *settings, size_t count, const char *
     grid_spec *spec = calloc(1, sizeof *spec), *none = calloc(1, sizeof *none);
     snprintf(spec->where_section, WHERE_MAX, "flags");
     int rc = -1;
-    const char *seed = NULL, *seed_where = NULL;
+    const char *seed = NULL, *seed_where = NULL, *seeds = NULL, *seeds_where = NULL;
     for (size_t i = 0; i < count; i++) {
         if (strcmp(settings[i].key, "seed") == 0) {
             seed = settings[i].value;
             seed_where = settings[i].where;
+            continue;
+        }
+        if (strcmp(settings[i].key, "seeds") == 0) {
+            seeds = settings[i].value;
+            seeds_where = settings[i].where;
             continue;
         }
         int g = grid_key_index(settings[i].key);
@@ -684,7 +717,8 @@ int experiment_from_settings(const setting *settings, size_t count, const char *
         snprintf(spec->where[g], WHERE_MAX, "%s", settings[i].where);
         spec->set[g] = 1;
     }
-    if (set_seed(out, seed, seed_where, err, err_size) != 0)
+    if (set_seed(out, seed, seed_where, err, err_size) != 0 ||
+        set_seeds(out, seeds, seeds_where, err, err_size) != 0)
         goto done;
     builder b = {out, err, err_size, 0};
     rc = expand_grid(&b, spec, none);

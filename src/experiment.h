@@ -12,7 +12,8 @@
  *   bits_per_item = 1..24   (or m = 1e6; not both)
  *   n = 1e5
  *   n.full = 1e6            a value used only with --scale full (or .quick)
- *   k = 1..20, opt          opt: the integer k with the least exact FPR
+ *   k = 1..20, opt          opt: the integer k with the least exact FPR of the
+ *                           cell's own layout (model.h), ties to the smaller
  *   trials = 20
  *   queries = 1e5
  *   measure = fpr           fpr, or delete (then deletes = COUNT, ...)
@@ -41,6 +42,16 @@
 
 typedef enum { MEASURE_FPR, MEASURE_DELETE } measure_kind;
 
+/* How trials draw their randomness (sweep.h says what each seeds).
+ * paired: trial t of every cell takes seed_derive(seed, t), so cells see
+ * the same keys (and the ideal scheme the same streams): common random
+ * numbers, the sharper design for comparing hashes, schemes or k, at the
+ * price of dependent cells.  independent: each cell also mixes in its own
+ * parameters, so cells are independent and counts of cells beyond a
+ * threshold are binomial. */
+typedef enum { SEEDS_PAIRED, SEEDS_INDEPENDENT } seeds_design;
+const char *seeds_name(seeds_design seeds); /* "paired", "independent" */
+
 typedef struct {
     layout_kind layout;
     scheme_kind scheme;
@@ -60,6 +71,7 @@ typedef struct {
     char source[WHERE_MAX];   /* the file, or "flags" */
     char scale[8];
     uint64_t seed;
+    seeds_design seeds;
     cell *cells;
     size_t count;
     hasher *hashes;

@@ -29,6 +29,7 @@
 #include "avx512.h"
 #include "cache.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,6 +360,65 @@ uint64_t filter_bits_set(const filter *f)
     return set;
 }
 
+
+/* Bits set in [first, end) of a bit array. */
+static uint64_t bits_set_between(const uint64_t *words, uint64_t first, uint64_t end)
+{
+    uint64_t set = 0;
+    for (uint64_t pos = first; pos < end;) {
+        uint64_t word = words[pos >> 6] >> (pos & 63);
+        uint64_t take = 64 - (pos & 63) < end - pos ? 64 - (pos & 63) : end - pos;
+        if (take < 64)
+            word &= (1ULL << take) - 1;
+        set += (uint64_t)__builtin_popcountll(word);
+        pos += take;
+    }
+    return set;
+}
+
+/* Mean over blocks of prod over the block's parts of (bits set / part
+ * bits): part_bits = 512 or 64 with one part raised to the k-th power
+ * (blocked), or 32 with eight parts (split block). */
+static double block_mean_rate(const filter *f, unsigned block_bits, unsigned part_bits)
+{
+    long double power[513]; /* (c / part_bits)^k, or c / part_bits */
+    unsigned exponent = block_bits == part_bits ? f->k : 1;
+    for (unsigned c = 0; c <= part_bits; c++)
+        power[c] = powl((long double)c / part_bits, exponent);
+    long double sum = 0;
+    for (uint64_t b = 0; b < f->blocks; b++) {
+        long double rate = 1;
+        for (uint64_t part = b * block_bits; part < (b + 1) * block_bits; part += part_bits)
+            rate *= power[bits_set_between(f->words, part, part + part_bits)];
+        sum += rate;
+    }
+    return (double)(sum / (long double)f->blocks);
+}
+
+double filter_fpr_conditional(const filter *f)
+{
+    require_flushed(f);
+    switch (f->layout) {
+    case LAYOUT_PARTITIONED: {
+        long double log_rate = 0;
+        for (unsigned i = 0; i < f->k; i++) {
+            uint64_t first = f->slice_start[i], end = f->slice_start[i + 1];
+            uint64_t set = bits_set_between(f->words, first, end);
+            if (set == 0)
+                return 0;
+            log_rate += logl((long double)set / (long double)(end - first));
+        }
+        return (double)expl(log_rate);
+    }
+    case LAYOUT_BLOCKED512:
+    case LAYOUT_REGISTER64:
+        return block_mean_rate(f, layout_block_bits(f->layout), layout_block_bits(f->layout));
+    case LAYOUT_SPLITBLOCK:
+        return block_mean_rate(f, 256, 32);
+    default: /* standard, counting */
+        return (double)powl((long double)filter_bits_set(f) / (long double)f->m, f->k);
+    }
+}
 
 /* ---- hashing a batch ------------------------------------------------------ */
 

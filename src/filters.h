@@ -99,6 +99,14 @@ void filter_unstage(filter *f);
 void filter_clear(filter *f);
 void filter_free(filter *f);
 uint64_t filter_bits_set(const filter *f); /* bits set, or counters above zero */
+/* F: the chance that an absent key with ideal positions (uniform and
+ * independent: the ideal scheme's queries) answers "probably" in this
+ * filter, from its bits: (X/m)^k (standard; counting with X the counters
+ * above zero), prod of the slices' fills (partitioned), the mean over
+ * blocks of (X_b/B)^k (blocked) or of the product of the eight words' fills
+ * (split block, its words' bits taken as independent, as theory.c takes
+ * them).  theory.c: ONE FILTER'S RATE. */
+double filter_fpr_conditional(const filter *f);
 
 typedef struct {
     void (*insert)(filter *f, const scheme_ctx *ctx, const key_batch *keys);

@@ -1,6 +1,7 @@
 /* run.c -- the commands around the sweep engine: run, sweep, theory, merge. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +11,9 @@
 #include "cli.h"
 #include "commands.h"
 #include "experiment.h"
+#include "model.h"
 #include "numbers.h"
+#include "output.h"
 #include "sweep.h"
 #include "theory.h"
 
@@ -194,6 +197,7 @@ static const flag_key GRID_FLAGS[] = {
     {"--filter", "filter"}, {"--hash", "hash"},       {"--scheme", "scheme"}, {"--keys", "keys"},
     {"--m", "m"},           {"--bits-per-item", "bits_per_item"},             {"--n", "n"},
     {"--k", "k"},           {"--trials", "trials"},   {"--queries", "queries"}, {"--seed", "seed"},
+    {"--seeds", "seeds"},
     {"--measure", "measure"}, {"--deletes", "deletes"}, {"--sizing", "sizing"}, {"--p", "p"}};
 #define GRID_FLAG_COUNT (sizeof GRID_FLAGS / sizeof GRID_FLAGS[0])
 
@@ -212,17 +216,26 @@ static const char SWEEP_USAGE[] =
     "  --keys    random64|seq64|urls|words|words:FILE|course (default random64)\n"
     "  --m BITS, --bits-per-item B, --n ITEMS, --k K|opt (default opt)\n"
     "  --trials T (default 10), --queries Q per trial (default 100000)\n"
-    "  --seed S (default 1), --measure fpr|delete, --deletes D\n"
+    "  --seed S (default 1), --seeds paired|independent (default paired: every cell\n"
+    "            sees the same keys; independent: each cell its own), --measure fpr|delete,\n"
+    "  --deletes D\n"
     "  --sizing  parquet-classic|parquet-classic-nopow2|arrow-rs|arrow-rs-nopow2|\n"
     "            bloomlab|bloomlab-pow2: a split-block filter sized by the rule\n"
     "            for n items at each --p RATE (instead of --m)\n";
 
 static const char THEORY_USAGE[] =
     "usage: bloomlab theory --n LIST (--m LIST | --bits-per-item LIST) [--k LIST]\n"
+    "                       [--filter LIST] [-o FILE] [--format csv|text|json]\n"
     "\n"
-    "The formulas for a standard filter over the same grid flags as sweep, as\n"
-    "CSV: m,n,k,bits_per_item,fpr_classic,fpr_finite,fpr_exact,fill_expected,\n"
-    "fill_sd_expected,k_opt,k_opt_int,fpr_optimal.\n";
+    "The formulas over the same grid flags as sweep, for each layout of --filter\n"
+    "(default standard), one row per (filter, m, n, k): m,n,k,bits_per_item,\n"
+    "fpr_classic,fpr_finite (the standard filter's), fpr_exact (the layout's own),\n"
+    "fill_expected,fill_sd_expected,k_opt ((m/n) ln 2),k_opt_int (the layout's best\n"
+    "integer k: least exact rate, ties to the smaller),fpr_optimal, then filter,\n"
+    "k_status (optimal, capped at 64, or fixed), fpr_at_k_best, fpr_var (Var F of one\n"
+    "built filter's rate).  --k defaults to each layout's best.  CSV by default;\n"
+    "text aligns the columns, json writes an array of objects.  -o FILE writes\n"
+    "the file whole (a temporary file renamed), else stdout.\n";
 
 /* Collect grid settings from argv; returns the count, -1 on a bad flag, -2 for --help. */
 static int grid_settings(const char *cmd, int argc, char **argv, setting *out, run_flags *f, int allow_run_flags)
@@ -286,12 +299,152 @@ int cmd_sweep(int argc, char **argv)
     return rc;
 }
 
+/* ---- theory ---------------------------------------------------------------- */
+
+typedef enum { THEORY_CSV, THEORY_TEXT, THEORY_JSON } theory_format;
+
+#define THEORY_COLUMNS 17
+static const char *const THEORY_HEADER[THEORY_COLUMNS] = {
+    "m", "n", "k", "bits_per_item", "fpr_classic", "fpr_finite", "fpr_exact", "fill_expected", "fill_sd_expected",
+    "k_opt", "k_opt_int", "fpr_optimal", "filter", "k_status", "fpr_at_k_best", "fpr_var", NULL};
+#define THEORY_TEXT_COLUMNS 12 /* filter and k_status: the only text; the rest are numbers */
+
+/* One row's fields as text ("" for a value that does not exist). */
+typedef struct {
+    char field[THEORY_COLUMNS][32];
+} theory_row;
+
+static void field_real(char *out, double v)
+{
+    if (isfinite(v))
+        snprintf(out, 32, "%.10g", v);
+    else
+        out[0] = '\0';
+}
+
+static void theory_row_for(const cell *c, theory_row *row)
+{
+    double bpi = c->n ? (double)c->m / (double)c->n : NAN;
+    layout_model lm = model_for(c->layout, c->m, c->n, c->k);
+    k_status status;
+    double at_best;
+    unsigned best = model_k_best(c->layout, c->m, c->n, &status, &at_best);
+    snprintf(row->field[0], 32, "%llu", (unsigned long long)c->m);
+    snprintf(row->field[1], 32, "%llu", (unsigned long long)c->n);
+    snprintf(row->field[2], 32, "%u", c->k);
+    field_real(row->field[3], bpi);
+    field_real(row->field[4], theory_fpr_classic(c->m, c->n, c->k));
+    field_real(row->field[5], theory_fpr_finite(c->m, c->n, c->k));
+    field_real(row->field[6], lm.exact);
+    field_real(row->field[7], lm.fill_expected);
+    field_real(row->field[8], lm.fill_sd_expected);
+    field_real(row->field[9], c->n ? theory_k_opt(bpi) : NAN);
+    snprintf(row->field[10], 32, "%u", best);
+    field_real(row->field[11], c->n ? theory_fpr_optimal(bpi) : NAN);
+    snprintf(row->field[12], 32, "%s", layout_name(c->layout));
+    snprintf(row->field[13], 32, "%s", k_status_name(status));
+    field_real(row->field[14], at_best);
+    field_real(row->field[15], lm.variance);
+}
+
+static int is_text_column(int column) { return column == THEORY_TEXT_COLUMNS || column == THEORY_TEXT_COLUMNS + 1; }
+
+static void write_theory(FILE *out, const theory_row *rows, size_t count, theory_format format)
+{
+    int width[THEORY_COLUMNS] = {0};
+    for (int col = 0; THEORY_HEADER[col]; col++) {
+        width[col] = (int)strlen(THEORY_HEADER[col]);
+        for (size_t i = 0; i < count; i++)
+            if ((int)strlen(rows[i].field[col]) > width[col])
+                width[col] = (int)strlen(rows[i].field[col]);
+    }
+    if (format == THEORY_JSON)
+        fputs("[", out);
+    for (int col = 0; format != THEORY_JSON && THEORY_HEADER[col]; col++) {
+        if (format == THEORY_CSV)
+            fprintf(out, "%s%s", col ? "," : "", THEORY_HEADER[col]);
+        else
+            fprintf(out, "%s%*s", col ? "  " : "", width[col], THEORY_HEADER[col]);
+    }
+    if (format != THEORY_JSON)
+        fputc('\n', out);
+    for (size_t i = 0; i < count; i++) {
+        if (format == THEORY_JSON)
+            fputs(i ? ",\n {" : "\n {", out);
+        for (int col = 0; THEORY_HEADER[col]; col++) {
+            const char *v = rows[i].field[col];
+            if (format == THEORY_CSV)
+                fprintf(out, "%s%s", col ? "," : "", v);
+            else if (format == THEORY_TEXT)
+                fprintf(out, "%s%*s", col ? "  " : "", width[col], v[0] ? v : "-");
+            else
+                fprintf(out, is_text_column(col) ? "%s\"%s\": \"%s\"" : "%s\"%s\": %s", col ? ", " : "",
+                        THEORY_HEADER[col], v[0] ? v : "null");
+        }
+        fputs(format == THEORY_JSON ? "}" : "\n", out);
+    }
+    if (format == THEORY_JSON)
+        fputs("\n]\n", out);
+}
+
+/* theory's own flags (-o, --format) out of argv; the rest stay for the
+ * grid.  Returns the count left in kept, or -1 after reporting. */
+static int theory_flags(int argc, char **argv, char **kept, const char **output, theory_format *format)
+{
+    static const char *const names[] = {"csv", "text", "json"};
+    int count = 0;
+    kept[count++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int is_output = !strcmp(a, "-o") || !strncmp(a, "-o=", 3) || !strcmp(a, "--output") || !strncmp(a, "--output=", 9);
+        int is_format = !strcmp(a, "--format") || !strncmp(a, "--format=", 9);
+        if (!is_output && !is_format) {
+            kept[count++] = argv[i];
+            continue;
+        }
+        const char *flag = is_format ? "--format" : a[1] == 'o' ? "-o" : "--output";
+        if ((v = cli_flag_value(argc, argv, &i, "theory", flag)) == NULL)
+            return -1;
+        if (is_output) {
+            *output = v;
+            continue;
+        }
+        int known = -1;
+        for (int f = 0; f < 3; f++)
+            if (!strcmp(v, names[f]))
+                known = f;
+        if (known < 0) {
+            cli_error("theory", "--format: unknown format '%s' (csv, text, json)", v);
+            return -1;
+        }
+        *format = (theory_format)known;
+    }
+    return count;
+}
+
+/* Cell i repeats an earlier (filter, m, n, k)? */
+static int theory_seen(const experiment *e, size_t i)
+{
+    const cell *c = &e->cells[i];
+    for (size_t j = 0; j < i; j++) {
+        const cell *d = &e->cells[j];
+        if (d->layout == c->layout && d->m == c->m && d->n == c->n && d->k == c->k)
+            return 1;
+    }
+    return 0;
+}
+
 int cmd_theory(int argc, char **argv)
 {
     run_flags f;
     default_flags(&f);
+    const char *output = NULL;
+    theory_format format = THEORY_CSV;
+    char **kept = calloc((size_t)argc + 1, sizeof *kept);
+    int kept_count = theory_flags(argc, argv, kept, &output, &format);
     setting *settings = calloc((size_t)argc + 1, sizeof *settings);
-    int count = grid_settings("theory", argc, argv, settings, &f, 0);
+    int count = kept_count < 0 ? -1 : grid_settings("theory", kept_count, kept, settings, &f, 0);
+    free(kept);
     if (count == -2) {
         fputs(THEORY_USAGE, stdout);
         free(settings);
@@ -309,24 +462,19 @@ int cmd_theory(int argc, char **argv)
         return 2;
     }
     free(settings);
-    printf("m,n,k,bits_per_item,fpr_classic,fpr_finite,fpr_exact,fill_expected,fill_sd_expected,k_opt,k_opt_int,fpr_optimal\n");
-    for (size_t i = 0; i < e.count; i++) {
-        const cell *c = &e.cells[i];
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = e.cells[j].m == c->m && e.cells[j].n == c->n && e.cells[j].k == c->k;
-        if (seen)
-            continue;
-        double bpi = c->n ? (double)c->m / (double)c->n : 0;
-        printf("%llu,%llu,%u,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,", (unsigned long long)c->m,
-               (unsigned long long)c->n, c->k, bpi, theory_fpr_classic(c->m, c->n, c->k),
-               theory_fpr_finite(c->m, c->n, c->k), theory_fpr_exact(c->m, c->n, c->k),
-               theory_fill_expected(c->m, c->n, c->k), theory_fill_sd(c->m, c->n, c->k));
-        if (c->n)
-            printf("%.10g,%u,%.10g\n", theory_k_opt(bpi), theory_k_opt_int(c->m, c->n), theory_fpr_optimal(bpi));
-        else
-            printf(",%u,\n", theory_k_opt_int(c->m, c->n));
-    }
+    theory_row *rows = calloc(e.count, sizeof *rows);
+    size_t used = 0;
+    for (size_t i = 0; i < e.count; i++)
+        if (!theory_seen(&e, i))
+            theory_row_for(&e.cells[i], &rows[used++]);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *buffer = open_memstream(&text, &len);
+    write_theory(buffer, rows, used, format);
+    fclose(buffer);
+    int rc = output_write_atomic(output, text, len, "theory") == 0 ? 0 : 1;
+    free(text);
+    free(rows);
     experiment_free(&e);
-    return fflush(stdout) == 0 ? 0 : 1;
+    return rc;
 }

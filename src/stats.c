@@ -4,20 +4,59 @@
 #include <math.h>
 #include <stdlib.h>
 
-interval stats_wilson(uint64_t successes, uint64_t trials, double z)
+/* Wilson's interval for rate p out of n answers (n need not be whole). */
+static interval wilson(double p, double n, double z)
 {
-    if (trials == 0)
-        return (interval){0, 1};
-    double n = (double)trials, p = (double)successes / n, z2 = z * z;
+    double z2 = z * z;
     double centre = p + z2 / (2 * n);
     double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
     double scale = 1 + z2 / n;
     interval r = {(centre - half) / scale, (centre + half) / scale};
-    if (successes == 0)
+    if (p <= 0)
         r.lo = 0;
-    if (successes == trials)
+    if (p >= 1)
         r.hi = 1;
     return r;
+}
+
+interval stats_wilson(uint64_t successes, uint64_t trials, double z)
+{
+    if (trials == 0)
+        return (interval){0, 1};
+    return wilson((double)successes / (double)trials, (double)trials, z);
+}
+
+double stats_trial_variance(const rate_model *model)
+{
+    double f = model->mean, v = model->variance_filter;
+    double query_part = (f - f * f - v) / model->queries;
+    return (query_part > 0 ? query_part : 0) + v;
+}
+
+double stats_se_model(const rate_model *model)
+{
+    return sqrt(stats_trial_variance(model) / model->trials);
+}
+
+interval stats_wilson_model(uint64_t successes, const rate_model *model, double z)
+{
+    double answers = model->queries * model->trials;
+    double se = stats_se_model(model), binomial = model->mean * (1 - model->mean);
+    double effective = se > 0 && binomial > 0 ? binomial / (se * se) : answers;
+    return wilson((double)successes / answers, effective < answers ? effective : answers, z);
+}
+
+dispersion stats_dispersion(double sample_variance, double model_variance, uint64_t trials)
+{
+    dispersion d = {NAN, NAN, ""};
+    if (trials < 2 || !(model_variance > 0))
+        return d;
+    double dof = (double)(trials - 1);
+    d.ratio = sample_variance / model_variance;
+    d.p_over = stats_chi2_sf(dof * d.ratio, dof);
+    if (d.p_over < DISPERSION_ALPHA)
+        d.flag = "over";
+    return d;
 }
 
 void running_add(running *r, double x)

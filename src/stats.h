@@ -12,10 +12,28 @@
  * filters differ (their fill varies), so the rates of a trial are
  * overdispersed against the binomial.
  *
- * Between-trial standard error.  se = sd(x_t / Q) / sqrt(T) captures both
- * sources of variation, and is what z uses: z = (p - p_theory) / se.  With
- * T = 1 there is no between-trial spread; se then falls back to the binomial
- * sqrt(p(1-p)/Q) and understates.  See also stats_chi2_sf for uniformity.
+ * The model's standard error.  Under the null hypothesis (the positions
+ * behave as the ideal oracle's) the variance of p is known: one trial's
+ * rate has Var = E[F(1-F)]/Q + Var F, F one built filter's chance of a
+ * false positive (theory.c: ONE FILTER'S RATE), and the mean of T trials
+ * that over T.  So se = sqrt(Var / T) holds at any T, T = 1 included, and
+ * z = (p - E[F]) / se.  The 95% interval is Wilson's with the design
+ * effect: the Q T answers count as N_eff = E[F](1-E[F]) / se^2 independent
+ * ones (Kish), so the interval widens by exactly the filter-to-filter
+ * spread and still stays inside [0, 1].
+ *
+ * Between-trial standard error.  se_T = sd(x_t / Q) / sqrt(T) estimates
+ * the same quantity from the data, with T - 1 degrees of freedom: at T = 2
+ * a single difference, so (p - E[F]) / se_T has Student's t with 1 degree
+ * of freedom (Cauchy tails), which is why it no longer feeds z.  It is
+ * kept beside the model's and compared with it: (T - 1) s^2 / Var is
+ * chi-square with T - 1 degrees of freedom under the null (for rates near
+ * normal: a few false positives a trial or more), and a cell whose spread
+ * the chi-square's upper tail puts beyond DISPERSION_ALPHA is flagged
+ * "over": a hash that adds variance the model lacks, a finding.  Too little
+ * spread is not flagged: at a few trials the counts tie (two trials of 2
+ * alike give s = 0) far more often than the continuous chi-square allows.
+ * See also stats_chi2_sf for uniformity.
  */
 #ifndef BLOOMLAB_STATS_H
 #define BLOOMLAB_STATS_H
@@ -30,6 +48,31 @@ typedef struct {
 } interval;
 
 interval stats_wilson(uint64_t successes, uint64_t trials, double z);
+
+/* The null model of one cell's rate. */
+typedef struct {
+    double mean;            /* E[F]: the layout's exact rate */
+    double variance_filter; /* Var F */
+    double queries;         /* Q, absent keys a trial */
+    double trials;          /* T */
+} rate_model;
+
+double stats_trial_variance(const rate_model *model); /* E[F(1-F)]/Q + Var F */
+double stats_se_model(const rate_model *model);       /* sqrt(trial variance / T) */
+/* Wilson's interval for successes out of Q T answers, with N_eff of the
+ * top comment (the plain one when the model gives no spread). */
+interval stats_wilson_model(uint64_t successes, const rate_model *model, double z);
+
+#define DISPERSION_ALPHA 1e-3
+
+typedef struct {
+    double ratio;  /* s^2 / the model's trial variance */
+    double p_over; /* P(chi^2_{T-1} >= (T-1) ratio): small when over-dispersed */
+    const char *flag; /* "over" or "" */
+} dispersion;
+
+/* The between-trial sample variance against the model's, T >= 2 trials. */
+dispersion stats_dispersion(double sample_variance, double model_variance, uint64_t trials);
 
 /* Running mean and variance (Welford), exact enough for 1e9 samples. */
 typedef struct {

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model.h"
 #include "output.h"
 #include "stats.h"
 #include "theory.h"
@@ -30,7 +31,9 @@ const char SWEEP_HEADER[] =
     "false_positives,fpr,fpr_lo,fpr_hi,fpr_se,fpr_classic,fpr_exact,"
     "fill,fill_sd,fill_expected,z,ns_insert,ns_query,"
     "fpr_finite,fpr_approx,fill_sd_expected,k_opt,memory_bytes,measure,deletes,"
-    "present_queries,false_negatives,saturations,bad_deletes,sizing,p_target,fpr_filter_var,seed,cell";
+    "present_queries,false_negatives,saturations,bad_deletes,sizing,p_target,fpr_filter_var,"
+    "k_best,fpr_se_trials,fpr_se_trials_df,dispersion,dispersion_p_over,dispersion_flag,"
+    "fpr_conditional,z_query,z_filter,seeds,seed,cell";
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -47,6 +50,7 @@ typedef struct {
     uint64_t false_negatives;
     uint64_t saturations;
     uint64_t bad_deletes;
+    double fpr_conditional; /* F of this trial's filter (ideal scheme), else NaN */
     double seconds_insert;
     double seconds_query;
     int aborted;
@@ -61,12 +65,36 @@ typedef struct {
     uint64_t seed;
 } trial_setup;
 
+/* A text's bytes folded into h. */
+static uint64_t mix_text(uint64_t h, const char *text)
+{
+    for (const char *s = text; *s; s++)
+        h = mix64(h ^ (unsigned char)*s);
+    return h;
+}
+
+/* The seed trials of cell c derive from: the experiment's (paired), or
+ * that mixed with every parameter of the cell (independent) -- not its
+ * index, so that adding cells leaves the others' keys as they were, but
+ * its trials and queries too, so that a cell of 3 trials does not repeat
+ * the first 3 of a cell of 10. */
+static uint64_t cell_seed(const experiment *e, const cell *c)
+{
+    if (e->seeds == SEEDS_PAIRED)
+        return e->seed;
+    uint64_t parts[] = {c->layout, c->scheme, c->m, c->n, c->k, c->trials, c->queries, c->measure, c->deletes};
+    uint64_t h = mix64(e->seed ^ 0x63656c6c73656564ULL);
+    for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
+        h = mix64(h ^ parts[j]);
+    return mix_text(mix_text(h, cell_hash_name(e, c)), cell_keys_name(e, c));
+}
+
 static void setup_trial(const experiment *e, const cell *c, uint64_t trial, trial_setup *t)
 {
     t->e = e;
     t->c = c;
     t->ops = filter_ops_for(c->layout, c->scheme);
-    t->seed = seed_derive(e->seed, trial);
+    t->seed = seed_derive(cell_seed(e, c), trial);
     t->ctx.hash = c->scheme == SCHEME_IDEAL ? NULL : &e->hashes[c->hash];
     t->ctx.seed = t->seed;
     t->ctx.log2_m = log2_floor(c->m);
@@ -172,6 +200,7 @@ static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter
         check_from = c->deletes;
         check_to = c->n;
     }
+    r->fpr_conditional = c->scheme == SCHEME_IDEAL ? filter_fpr_conditional(f) : NAN;
     r->present_queries = check_to - check_from;
     r->false_negatives = r->present_queries - query_range(&t, f, KEY_PRESENT, check_from, check_to, parallel);
     double t2 = now_seconds();
@@ -185,16 +214,15 @@ static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter
 /* ---- one cell's row ----------------------------------------------------- */
 
 typedef struct {
-    double classic, finite, exact, approx, fill_expected, fill_sd_expected;
-    double filter_var; /* Var of one built filter's FPR, where a formula exists */
+    double classic, finite;
+    layout_model layout; /* exact NaN where no formula exists */
 } cell_theory;
 
 static cell_theory theory_for(const cell *c)
 {
-    const double none = NAN;
     uint64_t m = c->m, n = c->n;
     unsigned k = c->k;
-    cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), none, none, none, none, none};
+    cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), {NAN, NAN, NAN, NAN, NAN}};
     if (c->measure == MEASURE_DELETE) {
         if (c->layout != LAYOUT_COUNTING)
             return t; /* cleared bits: no formula */
@@ -202,32 +230,7 @@ static cell_theory theory_for(const cell *c)
         t.classic = theory_fpr_classic(m, n, k);
         t.finite = theory_fpr_finite(m, n, k);
     }
-    switch (c->layout) {
-    case LAYOUT_PARTITIONED:
-        t.exact = theory_fpr_partitioned(m, n, k);
-        t.fill_expected = theory_fill_partitioned(m, n, k);
-        break;
-    case LAYOUT_BLOCKED512:
-    case LAYOUT_REGISTER64: {
-        unsigned b = layout_block_bits(c->layout);
-        t.exact = theory_fpr_blocked(m, n, k, b, 1);
-        t.approx = theory_fpr_blocked(m, n, k, b, 0);
-        t.fill_expected = theory_fill_blocked(m, n, k, b);
-        break;
-    }
-    case LAYOUT_SPLITBLOCK:
-        t.exact = theory_fpr_splitblock(m, n, 1);
-        t.approx = theory_fpr_splitblock(m, n, 0);
-        t.fill_expected = theory_fill_splitblock(m, n);
-        t.filter_var = theory_fpr_var_splitblock(m, n);
-        break;
-    default:
-        t.exact = theory_fpr_exact(m, n, k);
-        t.approx = t.classic;
-        t.fill_expected = theory_fill_expected(m, n, k);
-        t.fill_sd_expected = theory_fill_sd(m, n, k);
-        break;
-    }
+    t.layout = model_for(c->layout, m, n, k);
     return t;
 }
 
@@ -257,6 +260,43 @@ static void sb_real(strbuf *sb, double v)
         sb_printf(sb, ",");
 }
 
+/* The model's columns: E[F] = the exact formula, Var F (theory.c). */
+typedef struct {
+    double se, z;
+    interval ci;
+    rate_model model;
+} model_columns;
+
+static model_columns model_columns_for(const cell *c, const cell_theory *th, uint64_t fp, double fpr)
+{
+    model_columns out;
+    out.model = (rate_model){th->layout.exact, th->layout.variance, (double)c->queries, (double)c->trials};
+    out.se = stats_se_model(&out.model);
+    out.z = out.se > 0 ? (fpr - th->layout.exact) / out.se : NAN;
+    out.ci = isfinite(out.se) ? stats_wilson_model(fp, &out.model, WILSON_Z95)
+                              : stats_wilson(fp, c->queries * c->trials, WILSON_Z95);
+    return out;
+}
+
+/* Query noise and filter noise apart (ideal scheme): the pooled rate
+ * against the mean F of the filters built, whose binomial variance is known
+ * exactly, and that mean against E[F], whose variance is Var F / T. */
+static void conditional_z(const cell *c, const trial_result *r, double fpr, const cell_theory *th,
+                          double *mean_out, double *z_query, double *z_filter)
+{
+    double sum = 0, binomial = 0, trials = (double)c->trials;
+    for (uint64_t t = 0; t < c->trials; t++) {
+        sum += r[t].fpr_conditional;
+        binomial += r[t].fpr_conditional * (1 - r[t].fpr_conditional);
+    }
+    double mean = sum / trials;
+    double se_query = sqrt(binomial / (double)c->queries) / trials;
+    double se_filter = sqrt(th->layout.variance / trials);
+    *mean_out = mean;
+    *z_query = se_query > 0 ? (fpr - mean) / se_query : NAN;
+    *z_filter = se_filter > 0 ? (mean - th->layout.exact) / se_filter : NAN;
+}
+
 static void format_row(const experiment *e, const cell *c, size_t index, const trial_result *r, char *out,
                        size_t size)
 {
@@ -276,10 +316,14 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     }
     uint64_t asked = c->queries * c->trials;
     double fpr = (double)fp / (double)asked;
-    interval ci = stats_wilson(fp, asked, WILSON_Z95);
-    double se = c->trials >= 2 ? running_se(&rate) : sqrt(fpr * (1 - fpr) / (double)asked);
     cell_theory th = theory_for(c);
-    double z = se > 0 && isfinite(th.exact) ? (fpr - th.exact) / se : NAN;
+    model_columns mc = model_columns_for(c, &th, fp, fpr);
+    double se_trials = c->trials >= 2 ? running_se(&rate) : NAN;
+    dispersion spread = stats_dispersion(running_sd(&rate) * running_sd(&rate), stats_trial_variance(&mc.model),
+                                         c->trials);
+    double conditional = NAN, z_query = NAN, z_filter = NAN;
+    if (c->scheme == SCHEME_IDEAL && isfinite(th.layout.exact))
+        conditional_z(c, r, fpr, &th, &conditional, &z_query, &z_filter);
     double bits_per_item = c->n > 0 ? (double)c->m / (double)c->n : NAN;
     double inserts = (double)c->n * (double)c->trials;
 
@@ -291,27 +335,36 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_printf(&sb, ",%llu,%llu,%llu", (unsigned long long)c->trials, (unsigned long long)c->queries,
               (unsigned long long)fp);
     sb_real(&sb, fpr);
-    sb_real(&sb, ci.lo);
-    sb_real(&sb, ci.hi);
-    sb_real(&sb, se);
+    sb_real(&sb, mc.ci.lo);
+    sb_real(&sb, mc.ci.hi);
+    sb_real(&sb, mc.se);
     sb_real(&sb, th.classic);
-    sb_real(&sb, th.exact);
+    sb_real(&sb, th.layout.exact);
     sb_real(&sb, fill.mean);
     sb_real(&sb, running_sd(&fill));
-    sb_real(&sb, th.fill_expected);
-    sb_real(&sb, z);
+    sb_real(&sb, th.layout.fill_expected);
+    sb_real(&sb, mc.z);
     sb_printf(&sb, ",%.3f,%.3f", inserts > 0 ? 1e9 * seconds_insert / inserts : 0.0,
               1e9 * seconds_query / (double)asked);
     sb_real(&sb, th.finite);
-    sb_real(&sb, th.approx);
-    sb_real(&sb, th.fill_sd_expected);
+    sb_real(&sb, th.layout.approx);
+    sb_real(&sb, th.layout.fill_sd_expected);
     sb_real(&sb, c->n > 0 ? theory_k_opt(bits_per_item) : NAN);
     sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%s", (unsigned long long)layout_bytes(c->layout, c->m),
               measure_name(c->measure), (unsigned long long)c->deletes, (unsigned long long)present,
               (unsigned long long)fn, (unsigned long long)saturations, (unsigned long long)bad, sizing_name(c->sizing));
     sb_real(&sb, c->sizing != SIZING_NONE ? c->p_target : NAN);
-    sb_real(&sb, th.filter_var);
-    sb_printf(&sb, ",%llu,%zu", (unsigned long long)e->seed, index);
+    sb_real(&sb, th.layout.variance);
+    sb_printf(&sb, ",%u", model_k_best(c->layout, c->m, c->n, NULL, NULL));
+    sb_real(&sb, se_trials);
+    sb_printf(&sb, ",%llu", (unsigned long long)(c->trials - 1));
+    sb_real(&sb, spread.ratio);
+    sb_real(&sb, spread.p_over);
+    sb_printf(&sb, ",%s", spread.flag);
+    sb_real(&sb, conditional);
+    sb_real(&sb, z_query);
+    sb_real(&sb, z_filter);
+    sb_printf(&sb, ",%s,%llu,%zu", seeds_name(e->seeds), (unsigned long long)e->seed, index);
 }
 
 /* ---- journal, lock, output ---------------------------------------------- */
@@ -324,22 +377,14 @@ static uint64_t fingerprint(const experiment *e)
         uint64_t parts[] = {c->layout, c->scheme, c->m, c->n, c->k, c->trials, c->queries, c->deletes, c->measure};
         for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
             h = mix64(h ^ parts[j]);
-        for (const char *s = cell_hash_name(e, c); *s; s++)
-            h = mix64(h ^ (unsigned char)*s);
-        for (const char *s = cell_keys_name(e, c); *s; s++)
-            h = mix64(h ^ (unsigned char)*s);
+        h = mix_text(mix_text(h, cell_hash_name(e, c)), cell_keys_name(e, c));
         if (c->sizing != SIZING_NONE) { /* the rule's name is in the row: a renamed rule is another cell */
             uint64_t p_bits;
             memcpy(&p_bits, &c->p_target, sizeof p_bits);
-            h = mix64(h ^ p_bits);
-            for (const char *s = sizing_name(c->sizing); *s; s++)
-                h = mix64(h ^ (unsigned char)*s);
+            h = mix_text(mix64(h ^ p_bits), sizing_name(c->sizing));
         }
     }
-    for (const char *s = e->name; *s; s++)
-        h = mix64(h ^ (unsigned char)*s);
-    for (const char *s = e->scale; *s; s++)
-        h = mix64(h ^ (unsigned char)*s);
+    h = mix_text(mix_text(mix_text(mix_text(h, e->name), BLOOMLAB_VERSION), seeds_name(e->seeds)), e->scale);
     return mix64(h ^ BLOOMLAB_RESULTS_VERSION);
 }
 
@@ -405,8 +450,9 @@ static void format_metadata(const experiment *e, const sweep_options *opt, doubl
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     sb_printf(sb, "# experiment: %s\n# source: %s\n# command: %s\n# version: bloomlab %s (%s)\n",
               e->name, e->source, opt->command ? opt->command : "", BLOOMLAB_VERSION, bloomlab_git_rev);
-    sb_printf(sb, "# seed: %llu\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
-              (unsigned long long)e->seed, e->scale, opt->threads, opt->shard_index, opt->shard_count, e->count);
+    sb_printf(sb, "# seed: %llu\n# seeds: %s\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
+              (unsigned long long)e->seed, seeds_name(e->seeds), e->scale, opt->threads, opt->shard_index,
+              opt->shard_count, e->count);
     char inputs[128];
     inputs_line(e, opt, inputs, sizeof inputs);
     sb_printf(sb, "%s\n# date: %s\n# wall_time_s: %.3f\n", inputs, date, wall);

@@ -1,9 +1,13 @@
 /* sweep.h -- run the cells of an experiment and write tidy CSV.
  *
- * Determinism.  Trial t of every cell uses the seed seed_derive(seed, t):
- * the hash seed, the key sample and the ideal scheme's streams all come
- * from it, so a cell's numbers depend on its parameters and the seed only --
- * not on the thread that ran it, the order of cells, or the shard.  Trials
+ * Determinism.  Trial t of a cell uses the seed seed_derive(S, t): the
+ * hash seed, the key sample and the ideal scheme's streams all come from
+ * it.  S is the experiment's seed when seeds = paired (the default: every
+ * cell sees the same keys, common random numbers), or that seed mixed with
+ * all the cell's parameters (filter, scheme, hash, keys, m, n, k, trials,
+ * queries, measure, deletes) when seeds = independent (experiment.h).  Either way a cell's
+ * numbers depend on its parameters and the seed only -- not on the thread
+ * that ran it, the order of cells, or the shard.  Trials
  * are combined in trial order.  Only the ns_* columns and the metadata lines
  * (# threads, # date, # wall_time_s) vary between runs.
  *

@@ -86,21 +86,57 @@
  * for the approximation), with the same closed form / direct sum pair.
  * A bit is set by one key with chance 1/(32 nb).
  *
- * The spread of one built filter's FPR F (what a trial's queries sample):
- * F = (1/nb) sum_b g_b, g_b the FPR of block b, the product over its words
- * of (bits set)/32.  Var F = Var(g)/nb + (1 - 1/nb) Cov(g_b, g_c); the
- * loads of two blocks are negatively correlated (they share n keys), so
- * the covariance is <= 0 and Var(g)/nb = (E[g^2] - E[g]^2)/nb is an upper
- * bound, exact for nb = 1 and for Poisson loads.  E[g^2 | L] is the 8th
- * power of E[(X/32)^2 | L] (splitblock_square_at_load).
+ * ONE FILTER'S RATE, AND ITS VARIANCE.  Fix a built filter: an absent
+ * query with ideal positions is a false positive with probability F, a
+ * function of the filter's bits alone.  Over the filters E[F] is the exact
+ * formula of the layout, and E[F^2] is the chance that two independent
+ * absent queries of one filter are both false positives.  A trial asking q
+ * absent keys of one filter counts x ~ Binomial(q, F) given F, so its rate
+ * r = x/q has
+ *     Var r = E[F(1-F)]/q + Var F,    E[F(1-F)] = E[F] - E[F]^2 - Var F,
+ * and the mean of T independent trials Var r / T: known under the null at
+ * any T, T = 1 included (stats.h uses it).  Var F, layout by layout:
+ *   standard (and counting, whose F counts the counters above zero: the
+ *     same law): k probes with replacement, F = (X/m)^k, so
+ *     E[F^2] = E[(X/m)^2k]: the exact formula's sum with 2k probes (and
+ *     still k n throws; PROBES_MAX).
+ *     Var F = E[F^2] - E[F]^2 loses the digits the two share: its absolute
+ *     error is ~1e-11 E[F]^2, which beside the query term E[F]/q matters
+ *     only past q E[F] = 1e9 false positives in one trial.
+ *   partitioned: F = prod_i Y_i, Y_i = X_i/s_i the fill of slice i.  The
+ *     slices are independent (each key sets one bit in each), so
+ *     E[F^2]/E[F]^2 = prod_i (1 + Var Y_i / E[Y_i]^2), and
+ *         Var F = E[F]^2 expm1(sum_i log1p(Var X_i / (s_i E[Y_i])^2)),
+ *     Var X_i the occupancy variance of n throws into s_i bins (FILL SD):
+ *     nothing cancels.
+ *   blocked: F = (1/nb) sum_b G_b, G_b = (X_b/B)^k.  Given the loads the
+ *     blocks are independent, E[G | L] = g(L) = fpr_exact(B, L, k) and
+ *     E[G^2 | L] = h(L) = E[(X/B)^2k | L].  Two queries meet in one
+ *     block with chance 1/nb; with S = E[h(L)] and C = E[g(L1) g(L2)] over
+ *     two blocks' (multinomial) loads,
+ *         Var F = (S - C)/nb + (C - E[g(L)]^2),
+ *     the second term the covariance of two blocks (negative: a key in one
+ *     is not in the other), summed as a difference of laws so that it does
+ *     not cancel:
+ *         C - E[g]^2 = sum_a P(L1 = a) g(a) sum_c [P(L2 = c | L1 = a) - P(L2 = c)] g(c),
+ *     L2 | L1 = a ~ Binomial(n - a, 1/(nb - 1)).  g and h are tabulated
+ *     over the loads that carry all but 1e-18 of E[g]^2.  nb = 1 is the
+ *     standard filter of B bits.
+ *   split block: the same with g(L) = w^8, w = 1 - (31/32)^L, and
+ *     h(L) = (w^2 + Var X_L / 32^2)^8: given L the eight words are
+ *     independent, each the occupancy X_L of L throws into 32 bits.
  */
 #include "theory.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 typedef long double real;
 
 #define K_MAX 64
+/* Probes of one question: k for the false-positive rate, 2k for its second
+ * moment (two independent queries, VARIANCE above). */
+#define PROBES_MAX (2 * K_MAX)
 #define TAIL_REL 1e-18L       /* a truncated tail is below this * kept sum */
 #define ALTERNATING_OK 1e-6L  /* an alternating sum is kept when result >= this * sum |terms| */
 #define LN_2 0.693147180559945309417232121458176568L
@@ -133,9 +169,9 @@ static real probability_power(real x, unsigned k)
     return expl(k * logl(x));
 }
 
-/* Row j of Pascal's triangle from row j - 1, in place (exact: the
- * entries stay below 2^64). */
-static void pascal_next_row(unsigned j, real row[K_MAX + 1])
+/* Row j of Pascal's triangle from row j - 1, in place (exact while the
+ * entries stay below 2^64, j <= 67; beyond, rounded to 1e-19 relative). */
+static void pascal_next_row(unsigned j, real row[PROBES_MAX + 1])
 {
     row[j] = 1;
     for (unsigned l = j - 1; l >= 1; l--)
@@ -162,9 +198,9 @@ static int alternating_binomial_sum(unsigned j, const real binom[], const real g
 
 /* P(D = j), j = 0..k: the k probes of one query hit exactly j distinct
  * bins of m.  S(k,j) (m)_j / m^k, zero for j > m. */
-static void distinct_probe_probs(real bins, unsigned k, real prob[K_MAX + 1])
+static void distinct_probe_probs(real bins, unsigned k, real prob[PROBES_MAX + 1])
 {
-    real stirling[K_MAX + 1] = {0};
+    real stirling[PROBES_MAX + 1] = {0};
     stirling[0] = 1;
     for (unsigned row = 1; row <= k; row++) {
         for (unsigned j = row; j >= 1; j--)
@@ -199,9 +235,9 @@ struct conditioned_sum {
 static void coverage_by_conditioning(real bins, real throws, unsigned jmax, const int need[],
                                      real cover[])
 {
-    real covered[K_MAX + 1] = {0}; /* C_c(N), c = 0..jmax */
-    real miss_power[K_MAX + 1];    /* ((c-1)/c)^N */
-    struct conditioned_sum sum[K_MAX + 1];
+    real covered[PROBES_MAX + 1] = {0}; /* C_c(N), c = 0..jmax */
+    real miss_power[PROBES_MAX + 1];    /* ((c-1)/c)^N */
+    struct conditioned_sum sum[PROBES_MAX + 1];
     unsigned pending = 0;
 
     real log_choose = 0; /* ln C(T, c) */
@@ -230,7 +266,7 @@ static void coverage_by_conditioning(real bins, real throws, unsigned jmax, cons
         pending++;
     }
 
-    real miss_step[K_MAX + 1]; /* (c-1)/c */
+    real miss_step[PROBES_MAX + 1]; /* (c-1)/c */
     for (unsigned c = 1; c <= jmax; c++)
         miss_step[c] = (real)(c - 1) / c;
     for (real balls = 0; pending > 0; balls++) {
@@ -272,15 +308,15 @@ static void coverage_by_conditioning(real bins, real throws, unsigned jmax, cons
 
 /* P_j, j = 1..jmax: the chance that j given bins of m are all hit by T
  * uniform throws. */
-static void coverage_probs(real bins, real throws, unsigned jmax, real cover[K_MAX + 1])
+static void coverage_probs(real bins, real throws, unsigned jmax, real cover[PROBES_MAX + 1])
 {
-    real all_empty[K_MAX + 1]; /* (1 - l/m)^T: l given bins all missed */
-    int need[K_MAX + 1] = {0};
+    real all_empty[PROBES_MAX + 1]; /* (1 - l/m)^T: l given bins all missed */
+    int need[PROBES_MAX + 1] = {0};
     int any = 0;
 
     for (unsigned l = 0; l <= jmax; l++)
         all_empty[l] = power_of_one_minus((real)l / bins, throws);
-    real binom[K_MAX + 1] = {1, 1};
+    real binom[PROBES_MAX + 1] = {1, 1};
     cover[0] = 1;
     cover[1] = one_minus_power_of_one_minus(1 / bins, throws);
     for (unsigned j = 2; j <= jmax; j++) {
@@ -296,31 +332,45 @@ static void coverage_probs(real bins, real throws, unsigned jmax, real cover[K_M
 
 /* ---- standard filter -------------------------------------------------- */
 
-/* E[(X/m)^k] given P(D = j) for this m and k. */
-static real fpr_exact_given_distinct(uint64_t m, uint64_t n, unsigned k,
-                                     const real distinct[K_MAX + 1])
+/* E[(X/m)^probes] when k n throws fill m bins, given P(D = j) for this m
+ * and this many probes: probes = k is the false-positive rate, probes = 2k
+ * its second moment (ONE FILTER'S RATE). */
+static real fill_power_moment(uint64_t m, uint64_t n, unsigned k, unsigned probes,
+                              const real distinct[PROBES_MAX + 1])
 {
     if (n == 0 || m == 0)
         return 0;
     if (m == 1)
         return 1;
     real bins = (real)m, throws = (real)k * (real)n;
-    unsigned jmax = (uint64_t)k < m ? k : (unsigned)m;
-    real cover[K_MAX + 1];
+    unsigned jmax = (uint64_t)probes < m ? probes : (unsigned)m;
+    real cover[PROBES_MAX + 1];
     coverage_probs(bins, throws, jmax, cover);
-    real fpr = 0;
+    real moment = 0;
     for (unsigned j = 1; j <= jmax; j++)
-        fpr += distinct[j] * cover[j];
-    return fpr;
+        moment += distinct[j] * cover[j];
+    return moment;
+}
+
+/* E[(X/m)^k] given P(D = j) for this m and k. */
+static real fpr_exact_given_distinct(uint64_t m, uint64_t n, unsigned k,
+                                     const real distinct[PROBES_MAX + 1])
+{
+    return fill_power_moment(m, n, k, k, distinct);
+}
+
+static real fill_power_moment_ld(uint64_t m, uint64_t n, unsigned k, unsigned probes)
+{
+    if (n == 0 || m <= 1)
+        return fill_power_moment(m, n, k, probes, 0);
+    real distinct[PROBES_MAX + 1];
+    distinct_probe_probs((real)m, probes, distinct);
+    return fill_power_moment(m, n, k, probes, distinct);
 }
 
 static real fpr_exact_ld(uint64_t m, uint64_t n, unsigned k)
 {
-    if (n == 0 || m <= 1)
-        return fpr_exact_given_distinct(m, n, k, 0);
-    real distinct[K_MAX + 1];
-    distinct_probe_probs((real)m, k, distinct);
-    return fpr_exact_given_distinct(m, n, k, distinct);
+    return fill_power_moment_ld(m, n, k, k);
 }
 
 static real fill_expected_ld(uint64_t m, uint64_t n, unsigned k)
@@ -442,7 +492,7 @@ static void slice_sizes(uint64_t m, unsigned k, real *small, unsigned *big)
     *big = (unsigned)(m % k);
 }
 
-double theory_fpr_partitioned(uint64_t m, uint64_t n, unsigned k)
+static real fpr_partitioned_ld(uint64_t m, uint64_t n, unsigned k)
 {
     if (n == 0)
         return 0;
@@ -453,7 +503,12 @@ double theory_fpr_partitioned(uint64_t m, uint64_t n, unsigned k)
         return 1;
     real log_fpr = (k - big) * logl(one_minus_power_of_one_minus(1 / small, (real)n)) +
                    big * logl(one_minus_power_of_one_minus(1 / (small + 1), (real)n));
-    return (double)expl(log_fpr);
+    return expl(log_fpr);
+}
+
+double theory_fpr_partitioned(uint64_t m, uint64_t n, unsigned k)
+{
+    return (double)fpr_partitioned_ld(m, n, k);
 }
 
 double theory_fill_partitioned(uint64_t m, uint64_t n, unsigned k)
@@ -616,7 +671,7 @@ static struct load_law block_load_law(uint64_t n, uint64_t blocks, int exact)
 struct blocked_ctx {
     uint64_t block_bits;
     unsigned k;
-    real distinct[K_MAX + 1]; /* P(D = j) within a block */
+    real distinct[PROBES_MAX + 1]; /* P(D = j) within a block */
 };
 
 static real blocked_exact_at_load(real load, const void *ctx)
@@ -635,14 +690,14 @@ static real blocked_classic_at_load(real load, const void *ctx)
 static int blocked_exact_closed(const struct load_law *law, real block, unsigned k, real *out)
 {
     unsigned jmax = k < block ? k : (unsigned)block;
-    real pgf[K_MAX + 1], distinct[K_MAX + 1];
+    real pgf[PROBES_MAX + 1], distinct[PROBES_MAX + 1];
     pgf[0] = 1;
     for (unsigned l = 1; l <= jmax; l++)
         pgf[l] = load_pgf(law, one_minus_power_of_one_minus((real)l / block, k));
     distinct_probe_probs(block, k, distinct);
     real fpr = distinct[1] *
                load_pgf_complement(law, one_minus_power_of_one_minus(1 / block, k));
-    real binom[K_MAX + 1] = {1, 1};
+    real binom[PROBES_MAX + 1] = {1, 1};
     for (unsigned j = 2; j <= jmax; j++) {
         real cover;
         pascal_next_row(j, binom);
@@ -657,7 +712,7 @@ static int blocked_exact_closed(const struct load_law *law, real block, unsigned
 /* Closed form of E_L[(1 - e^(-kL/B))^k], L Poisson; -1 when it cancels. */
 static int blocked_classic_closed(const struct load_law *law, real block, unsigned k, real *out)
 {
-    real pgf[K_MAX + 1], binom[K_MAX + 1] = {1, 1};
+    real pgf[PROBES_MAX + 1], binom[PROBES_MAX + 1] = {1, 1};
     for (unsigned i = 0; i <= k; i++)
         pgf[i] = load_pgf(law, -expm1l(-(real)(i * k) / block));
     for (unsigned j = 2; j <= k; j++)
@@ -715,7 +770,7 @@ static real splitblock_at_load(real load, const void *ctx)
 
 static int splitblock_closed(const struct load_law *law, real *out)
 {
-    real pgf[SPLIT_WORDS + 1], binom[K_MAX + 1] = {1, 1};
+    real pgf[SPLIT_WORDS + 1], binom[PROBES_MAX + 1] = {1, 1};
     for (unsigned i = 0; i <= SPLIT_WORDS; i++)
         pgf[i] = load_pgf(law, one_minus_power_of_one_minus(1.0L / SPLIT_WORD_BITS, i));
     for (unsigned j = 2; j <= SPLIT_WORDS; j++)
@@ -739,39 +794,6 @@ double theory_fpr_splitblock(uint64_t m, uint64_t n, int exact)
     return (double)fpr;
 }
 
-/* E[(X/32)^2 | L], X the bits set in one 32-bit word by L uniform
- * settings: E[X] = 32 P(a bit is set) and E[X(X-1)] = 32*31 P(two given
- * bits are both set), with P(set) = 1 - (31/32)^L and P(both) =
- * 1 - 2 (31/32)^L + (30/32)^L = P(set) - ((31/32)^L - (30/32)^L), the last
- * form free of cancellation.  A block's FPR given L is the product of its
- * eight words' X/32, independent given L, so E[FPR^2 | L] is this to the
- * 8th power. */
-static real splitblock_square_at_load(real load, const void *ctx)
-{
-    (void)ctx;
-    real set = one_minus_power_of_one_minus(1.0L / SPLIT_WORD_BITS, load);
-    real both = set - (power_of_one_minus(1.0L / SPLIT_WORD_BITS, load) -
-                       power_of_one_minus(2.0L / SPLIT_WORD_BITS, load));
-    real square = set / SPLIT_WORD_BITS + both * (SPLIT_WORD_BITS - 1) / SPLIT_WORD_BITS;
-    return probability_power(square, SPLIT_WORDS);
-}
-
-double theory_fpr_var_splitblock(uint64_t m, uint64_t n)
-{
-    uint64_t blocks = m / SPLIT_BLOCK_BITS;
-    if (n == 0 || blocks == 0)
-        return 0;
-    real mean = theory_fpr_splitblock(m, n, 1), mean_square;
-    if (blocks == 1) {
-        mean_square = splitblock_square_at_load((real)n, 0);
-    } else {
-        struct load_law law = block_load_law(n, blocks, 1);
-        mean_square = mix_over_loads(&law, splitblock_square_at_load, 0);
-    }
-    real var = (mean_square - mean * mean) / (real)blocks;
-    return var > 0 ? (double)var : 0;
-}
-
 double theory_fill_splitblock(uint64_t m, uint64_t n)
 {
     uint64_t blocks = m / SPLIT_BLOCK_BITS;
@@ -779,4 +801,193 @@ double theory_fill_splitblock(uint64_t m, uint64_t n)
         return 0;
     return (double)one_minus_power_of_one_minus(1 / ((real)SPLIT_WORD_BITS * (real)blocks),
                                                 (real)n);
+}
+
+/* ---- the variance of one filter's rate ------------------------------------ */
+
+double theory_fpr_var_standard(uint64_t m, uint64_t n, unsigned k)
+{
+    real mean = fpr_exact_ld(m, n, k);
+    real var = fill_power_moment_ld(m, n, k, 2 * k) - mean * mean;
+    return var > 0 ? (double)var : 0;
+}
+
+/* Var X / (s E[X/s])^2 for n throws into s bins: the squared coefficient of
+ * variation of one slice's fill. */
+static real fill_cv_squared(real bins, real throws)
+{
+    real fill = one_minus_power_of_one_minus(1 / bins, throws);
+    if (!(fill > 0))
+        return 0;
+    return empty_bins_variance(bins, throws) / (bins * bins * fill * fill);
+}
+
+double theory_fpr_var_partitioned(uint64_t m, uint64_t n, unsigned k)
+{
+    real small;
+    unsigned big;
+    slice_sizes(m, k, &small, &big);
+    if (n == 0 || small == 0)
+        return 0; /* F is 0, or 1 (a slice without bits), for every filter */
+    real mean = fpr_partitioned_ld(m, n, k);
+    real log_ratio = (k - big) * log1pl(fill_cv_squared(small, (real)n)) +
+                     big * log1pl(fill_cv_squared(small + 1, (real)n));
+    return (double)(mean * mean * expm1l(log_ratio));
+}
+
+/* One block's false-positive chance G given its load L: g = E[G | L] and
+ * h = E[G^2 | L]. */
+typedef void (*block_moments)(real load, const void *ctx, real *g, real *h);
+
+/* Loads tabulated at most; past it (tens of thousands of keys in a block)
+ * the filter is full to double precision (Var F = 0 then), or else the
+ * variance is not computed (NaN). */
+#define LOAD_TABLE_MAX 4096
+
+/* The loads [first, first + count) that carry all but TAIL_REL of E[g]^2
+ * (see the top comment), walking out from the mode by the pmf's ratios.
+ * g is nondecreasing in L and at most 1, so above the table the tail is at
+ * most its weight, and below it at most g times its weight, each bounded by
+ * a geometric series.  Returns -1 when more than LOAD_TABLE_MAX loads are
+ * needed. */
+static int load_range(const struct load_law *law, block_moments moments, const void *ctx, real *first,
+                      size_t *count)
+{
+    real mode = load_mode(law), mode_weight = load_pmf(law, mode), g, h;
+    moments(mode, ctx, &g, &h);
+    real mean_g = mode_weight * g, hi = mode, lo = mode;
+    for (real weight = mode_weight; hi < law->trials && hi - lo < LOAD_TABLE_MAX; hi++) {
+        real next = weight * load_ratio_up(law, hi), next_ratio = load_ratio_up(law, hi + 1);
+        if (next == 0 || (next_ratio < 1 && next / (1 - next_ratio) <= TAIL_REL * mean_g * mean_g))
+            break;
+        moments(hi + 1, ctx, &g, &h);
+        mean_g += next * g;
+        weight = next;
+    }
+    for (real weight = mode_weight; lo > 0 && hi - lo < LOAD_TABLE_MAX; lo--) {
+        real below = weight / load_ratio_up(law, lo - 1);
+        moments(lo - 1, ctx, &g, &h);
+        real shrink = lo >= 2 ? 1 / load_ratio_up(law, lo - 2) : 0; /* pmf(lo-2) / pmf(lo-1) */
+        if (below * g == 0 || (shrink < 1 && below * g / (1 - shrink) <= TAIL_REL * mean_g * mean_g))
+            break;
+        mean_g += below * g;
+        weight = below;
+    }
+    if (hi - lo >= LOAD_TABLE_MAX)
+        return -1;
+    *first = lo;
+    *count = (size_t)(hi - lo) + 1;
+    return 0;
+}
+
+/* weight[i] = pmf(first + i) of law, by the ratios from the first one. */
+static void load_weights(const struct load_law *law, real first, size_t count, real weight[])
+{
+    weight[0] = first <= law->trials ? load_pmf(law, first) : 0;
+    for (size_t i = 1; i < count; i++)
+        weight[i] = weight[i - 1] * load_ratio_up(law, first + (real)(i - 1));
+}
+
+/* sum_c [P(L2 = c | L1 = a) - P(L2 = c)] g(c) over the table: L2 | L1 = a
+ * is Binomial(n - a, 1/(nb - 1)), a point at n - a when nb = 2. */
+static real load_shift_effect(uint64_t n, uint64_t blocks, real a, real first, size_t count,
+                              const real weight[], const real g[], real given[])
+{
+    if (blocks == 2) {
+        for (size_t i = 0; i < count; i++)
+            given[i] = first + (real)i == (real)n - a;
+    } else {
+        struct load_law law = {0, (real)n - a, 1 / (real)(blocks - 1), 0};
+        load_weights(&law, first, count, given);
+    }
+    real effect = 0;
+    for (size_t i = 0; i < count; i++)
+        effect += (given[i] - weight[i]) * g[i];
+    return effect;
+}
+
+/* Var F of a filter of nb blocks holding n keys (top comment: blocked). */
+static real block_mean_variance(uint64_t n, uint64_t blocks, block_moments moments, const void *ctx)
+{
+    real g1, h1;
+    if (n == 0 || blocks == 0)
+        return 0;
+    if (blocks == 1) {
+        moments((real)n, ctx, &g1, &h1);
+        return h1 > g1 * g1 ? h1 - g1 * g1 : 0;
+    }
+    struct load_law law = block_load_law(n, blocks, 1);
+    real first;
+    size_t count;
+    if (load_range(&law, moments, ctx, &first, &count) != 0) {
+        /* Tens of thousands of keys a block: every block is full to double
+         * precision (Var F <= 1 - E[F] < 1e-15), else give up */
+        moments(load_mode(&law), ctx, &g1, &h1);
+        return g1 >= 1 - 1e-15L ? 0 : NAN;
+    }
+    real *table = malloc(4 * count * sizeof *table);
+    if (table == NULL)
+        return NAN;
+    real *weight = table, *g = table + count, *h = table + 2 * count, *given = table + 3 * count;
+    load_weights(&law, first, count, weight);
+    real mean_g = 0, mean_h = 0;
+    for (size_t i = 0; i < count; i++) {
+        moments(first + (real)i, ctx, &g[i], &h[i]);
+        mean_g += weight[i] * g[i];
+        mean_h += weight[i] * h[i];
+    }
+    real covariance = 0; /* C - E[g]^2 */
+    for (size_t i = 0; i < count; i++)
+        if (weight[i] * g[i] > 0)
+            covariance += weight[i] * g[i] *
+                          load_shift_effect(n, blocks, first + (real)i, first, count, weight, g, given);
+    free(table);
+    real both = mean_g * mean_g + covariance; /* C */
+    real var = (mean_h - both) / (real)blocks + covariance;
+    return var > 0 ? var : 0;
+}
+
+struct blocked_moments_ctx {
+    uint64_t block_bits;
+    unsigned k;
+    real distinct[PROBES_MAX + 1];        /* k probes */
+    real distinct_twice[PROBES_MAX + 1];  /* 2k probes */
+};
+
+static void blocked_moments(real load, const void *ctx, real *g, real *h)
+{
+    const struct blocked_moments_ctx *b = ctx;
+    *g = fpr_exact_given_distinct(b->block_bits, (uint64_t)load, b->k, b->distinct);
+    *h = fill_power_moment(b->block_bits, (uint64_t)load, b->k, 2 * b->k, b->distinct_twice);
+}
+
+double theory_fpr_var_blocked(uint64_t m, uint64_t n, unsigned k, unsigned block_bits)
+{
+    uint64_t blocks = block_bits ? m / block_bits : 0;
+    struct blocked_moments_ctx ctx;
+    ctx.block_bits = block_bits;
+    ctx.k = k;
+    if (blocks == 0)
+        return 0; /* no block: F = 1 */
+    distinct_probe_probs(block_bits, k, ctx.distinct);
+    distinct_probe_probs(block_bits, 2 * k, ctx.distinct_twice);
+    return (double)block_mean_variance(n, blocks, blocked_moments, &ctx);
+}
+
+static void splitblock_moments(real load, const void *ctx, real *g, real *h)
+{
+    (void)ctx;
+    real word_fill = one_minus_power_of_one_minus(1.0L / SPLIT_WORD_BITS, load);
+    real word_fill_squared = word_fill * word_fill +
+                             empty_bins_variance(SPLIT_WORD_BITS, load) / (SPLIT_WORD_BITS * SPLIT_WORD_BITS);
+    *g = probability_power(word_fill, SPLIT_WORDS);
+    *h = probability_power(word_fill_squared, SPLIT_WORDS);
+}
+
+double theory_fpr_var_splitblock(uint64_t m, uint64_t n)
+{
+    uint64_t blocks = m / SPLIT_BLOCK_BITS;
+    if (blocks == 0)
+        return 0;
+    return (double)block_mean_variance(n, blocks, splitblock_moments, 0);
 }

@@ -40,9 +40,13 @@ double theory_fill_blocked(uint64_t m, uint64_t n, unsigned k, unsigned block_bi
  * picks one block and sets one bit in each word (k = 8). */
 double theory_fpr_splitblock(uint64_t m, uint64_t n, int exact);
 double theory_fill_splitblock(uint64_t m, uint64_t n);
-/* The variance of one built split-block filter's FPR over the random keys
- * (an upper bound: theory.c), so that a trial of q queries has
- * Var(fpr) = (E[F(1-F)]/q + Var F) with E[F(1-F)] = E F - (E F)^2 - Var F. */
+/* Var F over built filters, F = one filter's chance that an absent key
+ * (ideal positions) is a false positive, whose mean is the layout's exact
+ * formula (theory.c: ONE FILTER'S RATE).  NaN where it is not computed (a
+ * blocked filter with thousands of keys per block). */
+double theory_fpr_var_standard(uint64_t m, uint64_t n, unsigned k); /* and counting */
+double theory_fpr_var_partitioned(uint64_t m, uint64_t n, unsigned k);
+double theory_fpr_var_blocked(uint64_t m, uint64_t n, unsigned k, unsigned block_bits);
 double theory_fpr_var_splitblock(uint64_t m, uint64_t n);
 
 #endif

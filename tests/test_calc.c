@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calc.h"
+#include "model.h"
 #include "theory.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -28,6 +29,19 @@ Test(calc, numbers)
     cr_expect(calc_number("1e999", &v) != 0);
 }
 
+/* The best rate over integer k for the layout, by a full scan (the test's
+ * own, not model_k_best's early stop). */
+static double best_rate(layout_kind layout, uint64_t m, uint64_t n)
+{
+    if (layout == LAYOUT_SPLITBLOCK)
+        return model_fpr_exact(layout, m, n, 8);
+    double best = 1;
+    for (unsigned k = 1; k <= 64; k++)
+        if (layout != LAYOUT_PARTITIONED || k <= m)
+            best = fmin(best, model_fpr_exact(layout, m, n, k));
+    return best;
+}
+
 Test(calc, the_usual_example)
 {
     char *argv[] = {"calc", "--n", "1e6", "--p", "0.01"};
@@ -36,22 +50,44 @@ Test(calc, the_usual_example)
     char err[256];
     cr_assert(parse(ARGC(argv), argv, &in, err) == 0, "%s", err);
     cr_assert(calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
-    cr_expect(r.n == 1000000);
-    cr_expect(r.m == 9585059, "m = %llu", (unsigned long long)r.m);
-    cr_expect(r.bytes == 1198133, "bytes = %llu", (unsigned long long)r.bytes);
-    cr_expect(r.k == 7 && !r.k_given, "k = %u", r.k);
-    cr_expect(fabs(r.bits_per_item - 9.585059) < 1e-9);
+    cr_expect(r.n == 1000000 && r.layout == LAYOUT_STANDARD);
+    /* the real-k classic sizing gives 9585059 bits, whose best integer k
+     * misses p (0.0100392): the exact formula at k = 7 needs a few more */
+    cr_expect(r.m == 9592957, "m = %llu", (unsigned long long)r.m);
+    cr_expect(r.k == 7 && strcmp(r.k_status, "optimal") == 0, "k = %u (%s)", r.k, r.k_status);
+    cr_expect(r.p_exact <= 0.01 && r.p_exact == theory_fpr_exact(r.m, r.n, 7));
+    cr_expect(best_rate(LAYOUT_STANDARD, r.m - 1, r.n) > 0.01);
+    cr_expect(theory_fpr_exact(9585059, 1000000, 7) > 0.01);
+    cr_expect(r.bytes == (r.m + 7) / 8);
     char buf[32];
-    snprintf(buf, sizeof buf, "%.2f", r.bits_per_item);
-    cr_expect_str_eq(buf, "9.59");
     calc_human_bytes((double)r.bytes, 0, buf, sizeof buf);
     cr_expect_str_eq(buf, "1.20 MB");
     calc_human_bytes((double)r.bytes, 1, buf, sizeof buf);
     cr_expect_str_eq(buf, "1.14 MiB");
-    /* achieved rate: just about the target, exact a hair above classic */
-    cr_expect(fabs(r.p_classic / 0.01 - 1) < 0.02, "classic %g", r.p_classic);
-    cr_expect(r.p_exact > r.p_classic && r.p_exact < r.p_classic * 1.001);
-    cr_expect(r.p_exact == theory_fpr_exact(r.m, r.n, 7));
+}
+
+/* For n in {1e3, 1e6, 1e9}, p in {0.1, 0.01, 1e-3, 1e-6} and every layout:
+ * the rate achieved at the best k is at most p, and at the next smaller
+ * size the layout allows (one block, or one bit, less) no k reaches p. */
+Test(calc, smallest_m_meets_p_and_one_block_less_does_not, .timeout = 300)
+{
+    const double ns[] = {1e3, 1e6, 1e9}, ps[] = {0.1, 0.01, 1e-3, 1e-6};
+    for (int layout = 0; layout < LAYOUT_COUNT; layout++)
+        for (size_t i = 0; i < 3; i++)
+            for (size_t j = 0; j < 4; j++) {
+                uint64_t n = (uint64_t)ns[i];
+                unsigned k;
+                uint64_t m = calc_smallest_m((layout_kind)layout, n, ps[j], 0, &k);
+                uint64_t step = layout_block_bits((layout_kind)layout);
+                cr_assert(m > step && m % step == 0, "%s n %g p %g: m = %llu", layout_name((layout_kind)layout),
+                          ns[i], ps[j], (unsigned long long)m);
+                double achieved = model_fpr_exact((layout_kind)layout, m, n, k);
+                cr_expect(achieved <= ps[j], "%s n %g p %g: m %llu k %u gives %.10g",
+                          layout_name((layout_kind)layout), ns[i], ps[j], (unsigned long long)m, k, achieved);
+                double smaller = best_rate((layout_kind)layout, m - step, n);
+                cr_expect(smaller > ps[j], "%s n %g p %g: m - %llu already gives %.10g",
+                          layout_name((layout_kind)layout), ns[i], ps[j], (unsigned long long)step, smaller);
+            }
 }
 
 Test(calc, other_pairs)
@@ -60,27 +96,82 @@ Test(calc, other_pairs)
     struct calc_result r;
     char err[256];
 
-    char *mp[] = {"calc", "--m", "9585059", "--p=0.01"};
+    /* m and p: the largest n, whose one more item misses p */
+    char *mp[] = {"calc", "--m", "9592957", "--p=0.01"};
     cr_assert(parse(ARGC(mp), mp, &in, err) == 0, "%s", err);
     cr_assert(calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
-    cr_expect(r.n == 1000000, "n = %llu", (unsigned long long)r.n);
+    cr_expect(r.n >= 1000000, "n = %llu", (unsigned long long)r.n);
+    cr_expect(r.p_exact <= 0.01 && best_rate(LAYOUT_STANDARD, r.m, r.n + 1) > 0.01);
     cr_expect(r.k == 7);
 
-    char *nm[] = {"calc", "--n", "1000", "--m", "2^13"};
+    char *nm[] = {"calc", "--n", "1000", "--m", "2^13", "--filter", "register64"};
     cr_assert(parse(ARGC(nm), nm, &in, err) == 0, "%s", err);
     cr_assert(calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
-    cr_expect(r.m == 8192 && r.n == 1000 && !r.have_p_target);
-    cr_expect(r.k == theory_k_opt_int(8192, 1000));
+    cr_expect(r.m == 8192 && r.n == 1000 && !r.have_p_target && r.layout == LAYOUT_REGISTER64);
+    cr_expect(r.k == model_k_best(LAYOUT_REGISTER64, 8192, 1000, NULL, NULL));
+    cr_expect(r.p_exact == best_rate(LAYOUT_REGISTER64, 8192, 1000));
     cr_expect(r.bytes == 1024);
 
-    /* k given: the least m whose classic rate with that k meets p */
+    /* k given: the least m whose exact rate with that k meets p */
     char *nk[] = {"calc", "--n", "1e6", "--p", "0.01", "--k", "3"};
     cr_assert(parse(ARGC(nk), nk, &in, err) == 0, "%s", err);
     cr_assert(calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
-    cr_expect(r.k == 3 && r.k_given);
-    cr_expect(theory_fpr_classic(r.m, r.n, 3) <= 0.01);
-    cr_expect(theory_fpr_classic(r.m - 1, r.n, 3) > 0.01);
-    cr_expect(r.m > 9585059); /* k = 3 is not optimal: it costs bits */
+    cr_expect(r.k == 3 && strcmp(r.k_status, "given") == 0);
+    cr_expect(theory_fpr_exact(r.m, r.n, 3) <= 0.01);
+    cr_expect(theory_fpr_exact(r.m - 1, r.n, 3) > 0.01);
+    cr_expect(r.m > 9592957); /* k = 3 is not optimal: it costs bits */
+
+    /* counting: m counters of 4 bits */
+    char *counting[] = {"calc", "--n", "1e3", "--m", "1e4", "--filter=counting"};
+    cr_assert(parse(ARGC(counting), counting, &in, err) == 0, "%s", err);
+    cr_assert(calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
+    cr_expect(r.memory_bits == 40000 && r.bytes == 5000);
+
+    /* 1e5 bits per item: the rate still falls at k = 64 */
+    char *capped[] = {"calc", "--n", "10", "--m", "1e6"};
+    cr_assert(parse(ARGC(capped), capped, &in, err) == 0, "%s", err);
+    cr_assert(calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
+    cr_expect(r.k == 64 && strcmp(r.k_status, "capped") == 0, "k %u %s", r.k, r.k_status);
+
+    char *split[] = {"calc", "--n", "1e4", "--p", "0.01", "--filter", "splitblock"};
+    cr_assert(parse(ARGC(split), split, &in, err) == 0, "%s", err);
+    cr_assert(calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
+    cr_expect(r.k == 8 && strcmp(r.k_status, "fixed") == 0 && r.m % 256 == 0);
+}
+
+Test(calc, rates_as_percent_and_one_in_n)
+{
+    struct calc_input in;
+    char err[256];
+    char *pct[] = {"calc", "--n", "1e6", "--p", "1%"};
+    cr_assert(parse(ARGC(pct), pct, &in, err) == 0, "%s", err);
+    cr_expect(fabs(in.p - 0.01) < 1e-15);
+    char *ratio[] = {"calc", "--n", "1e6", "--p", "1 in 1000"};
+    cr_assert(parse(ARGC(ratio), ratio, &in, err) == 0, "%s", err);
+    cr_expect(fabs(in.p - 1e-3) < 1e-18);
+    char *slash[] = {"calc", "--n", "1e6", "--p=1/1e6"};
+    cr_assert(parse(ARGC(slash), slash, &in, err) == 0, "%s", err);
+    cr_expect(fabs(in.p - 1e-6) < 1e-21);
+}
+
+Test(calc, formats)
+{
+    char *argv[] = {"calc", "--n", "1e6", "--p", "0.01", "--filter", "blocked512"};
+    struct calc_input in;
+    struct calc_result r;
+    char err[256], *text = NULL;
+    size_t size = 0;
+    cr_assert(parse(ARGC(argv), argv, &in, err) == 0 && calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
+    const char *want[] = {"1 in ", "filter,n,p_target,m,memory_bits,memory_bytes,k,k_status,bits_per_item,p,",
+                          "{\"filter\": \"blocked512\", \"n\": 1000000, \"p_target\": 0.01, \"m\": "};
+    for (int f = CALC_TEXT; f <= CALC_JSON; f++) {
+        FILE *out = open_memstream(&text, &size);
+        calc_write(out, &r, (calc_format)f);
+        fclose(out);
+        cr_expect(strstr(text, want[f]) != NULL, "format %d: %s", f, text);
+        cr_expect(strstr(text, "KiB") != NULL || strstr(text, "MiB") != NULL || f != CALC_TEXT, "%s", text);
+        free(text);
+    }
 }
 
 static void expect_bad(int argc, char **argv, const char *want)
@@ -126,6 +217,16 @@ Test(calc, bad_input)
     expect_bad(ARGC(three), three, "too many inputs");
     char *tiny_m[] = {"calc", "--m", "2", "--p", "1e-9"};
     expect_bad(ARGC(tiny_m), tiny_m, "--m: 2 bits hold no item");
+    char *layout[] = {"calc", "--n", "10", "--p", "0.1", "--filter", "cuckoo"};
+    expect_bad(ARGC(layout), layout, "--filter: unknown filter 'cuckoo'");
+    char *format[] = {"calc", "--n", "10", "--p", "0.1", "--format", "xml"};
+    expect_bad(ARGC(format), format, "--format: unknown format 'xml'");
+    char *split_k[] = {"calc", "--n", "10", "--p", "0.1", "--filter", "splitblock", "--k", "7"};
+    expect_bad(ARGC(split_k), split_k, "k is 8");
+    char *ratio[] = {"calc", "--n", "10", "--p", "1 in x"};
+    expect_bad(ARGC(ratio), ratio, "--p: 1 in x is not a number");
+    char *pct[] = {"calc", "--n", "10", "--p", "150%"};
+    expect_bad(ARGC(pct), pct, "--p: 150% is not a probability in (0, 1)");
 }
 
 Test(calc, help)

@@ -192,6 +192,32 @@ Test(cli_run, same_seed_same_rows_other_seed_other_rows)
     cli_free(&r3);
 }
 
+/* seeds = independent: each cell draws its own keys, from the seed and its
+ * parameters, so its rows are the same bytes at any thread count, and not
+ * the paired design's. */
+Test(cli_run, independent_seeds_are_deterministic_and_differ_from_paired)
+{
+    const char *grid = "--n 300 --m 4096 --k 3,3 --trials 3 --queries 4000 --scheme ideal --quiet";
+    char args[400];
+    snprintf(args, sizeof args, "sweep %s --seeds independent --threads 1", grid);
+    cli_result one = run_cli(args);
+    snprintf(args, sizeof args, "sweep %s --seeds independent --threads 2", grid);
+    cli_result two = run_cli(args);
+    snprintf(args, sizeof args, "sweep %s --seeds paired --threads 2", grid);
+    cli_result paired = run_cli(args);
+    cr_assert(one.status == 0 && two.status == 0 && paired.status == 0, "%s%s%s", one.err, two.err, paired.err);
+    char *a = data_rows(one.out), *b = data_rows(two.out), *c = data_rows(paired.out);
+    cr_assert_str_eq(a, b, "independent seeds differ between 1 and 2 threads");
+    cr_assert_str_neq(a, c);
+    cr_assert(strstr(a, ",independent,") != NULL && strstr(c, ",paired,") != NULL);
+    free(a);
+    free(b);
+    free(c);
+    cli_free(&one);
+    cli_free(&two);
+    cli_free(&paired);
+}
+
 /* ---- every bad input: exit 2, one line naming where and what, no file --- */
 
 /* Run `bloomlab ARGS -o DIR/out.csv`: status 2, one stderr line holding
@@ -461,4 +487,38 @@ Test(cli_run, ideal_scheme_agrees_with_the_exact_formula, .timeout = 120)
               classic_rejected);
     cli_free(&small);
     cli_free(&large);
+}
+
+/* theory: each layout's own best k and formula; -o and --format. */
+Test(cli_run, theory_per_layout_with_formats)
+{
+    cli_result r = run_cli("theory --n 1000 --bits-per-item 16 --filter standard,register64");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t = csv_read(r.out);
+    cr_assert_eq(t.count, 2);
+    cr_expect(csv_num(&t, t.rows[0], "k_opt_int") == 11 && csv_num(&t, t.rows[0], "k") == 11);
+    cr_expect(csv_num(&t, t.rows[1], "k_opt_int") == 6, "register64's best k at 16 bits per item");
+    cr_expect(csv_num(&t, t.rows[1], "fpr_exact") > csv_num(&t, t.rows[0], "fpr_exact"));
+    char buf[32];
+    cr_expect_str_eq(csv_get(&t, t.rows[1], "k_status", buf, sizeof buf), "optimal");
+    csv_free(&t);
+    cli_free(&r);
+
+    char *dir = temp_dir(), args[600], path[400];
+    snprintf(path, sizeof path, "%s/theory.json", dir);
+    snprintf(args, sizeof args, "theory --n 1000 --m 1e4 --filter splitblock --format json -o %s", path);
+    r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.out, "");
+    char *json = slurp(path);
+    cr_assert_not_null(json);
+    cr_expect(strstr(json, "\"filter\": \"splitblock\"") && strstr(json, "\"k_status\": \"fixed\""), "%s", json);
+    free(json);
+    cli_free(&r);
+    remove_tree(dir);
+
+    r = run_cli("theory --n 10 --m 100 --format xml");
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "--format: unknown format 'xml'") != NULL && count_lines(r.err) == 1, "%s", r.err);
+    cli_free(&r);
 }

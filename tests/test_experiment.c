@@ -275,3 +275,26 @@ Test(experiment, missing_file)
     cr_assert_eq(experiment_load("/nonexistent/x.ini", "quick", &e, err, sizeof err), -1);
     cr_assert(strstr(err, "/nonexistent/x.ini") != NULL, "%s", err);
 }
+
+Test(experiment, seeds_paired_by_default_or_independent)
+{
+    ini_file f = ini_write("seeds", "[experiment]\nseeds = independent\nm = 100\nn = 10\n");
+    experiment e;
+    char err[1024] = "";
+    cr_assert_eq(experiment_load(f.path, "quick", &e, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(e.seeds, SEEDS_INDEPENDENT);
+    experiment_free(&e);
+    ini_remove(&f);
+    f = ini_write("seeds", "[experiment]\nm = 100\nn = 10\n");
+    cr_assert_eq(experiment_load(f.path, "quick", &e, err, sizeof err), 0, "%s", err);
+    cr_expect_eq(e.seeds, SEEDS_PAIRED);
+    experiment_free(&e);
+    ini_remove(&f);
+}
+
+Test(experiment, seeds_bad) { expect_error("[experiment]\nm = 10\nseeds = both\nn = 1\n", 3, "seeds = both"); }
+
+Test(experiment, seeds_only_in_experiment)
+{
+    expect_error("[experiment]\nm = 10\n[g]\nn = 1\nseeds = paired\n", 5, "'seeds' belongs in [experiment]");
+}

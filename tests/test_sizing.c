@@ -16,6 +16,7 @@
 #include "experiment.h"
 #include "helpers.h"
 #include "sizing.h"
+#include "sweep.h"
 #include "theory.h"
 
 #define NO_LIMIT (1ULL << 62)
@@ -174,7 +175,7 @@ Test(sizing, calc_refuses_with_one_line)
     cli_free(&r);
     r = run_cli("calc --filter splitblock --n 10 --p 0.1 --k 7");
     cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "k must be 8"), "%s", r.err);
+    cr_assert(strstr(r.err, "k is 8"), "%s", r.err);
     cli_free(&r);
 }
 
@@ -279,15 +280,17 @@ Test(sizing, sweep_rows_carry_rule_and_p)
         char copy[4096];
         snprintf(copy, sizeof copy, "%s", line);
         /* columns by position: 7 n, 10 trials, 11 queries, 13 fpr, 18 fpr_exact, 36 sizing, 37 p_target, 38 var */
-        char *f[41];
-        int nf = 0;
-        for (char *p = copy, *comma; nf < 41 && p; p = comma ? comma + 1 : NULL) {
+        char *f[96];
+        int nf = 0, want = 1;
+        for (const char *h = SWEEP_HEADER; *h; h++)
+            want += *h == ',';
+        for (char *p = copy, *comma; nf < 96 && p; p = comma ? comma + 1 : NULL) {
             comma = strchr(p, ',');
             if (comma)
                 *comma = '\0';
             f[nf++] = p;
         }
-        cr_assert_eq(nf, 40, "%d fields", nf);
+        cr_assert_eq(nf, want, "%d fields", nf);
         cr_assert(strcmp(f[35], "parquet-classic-nopow2") == 0 || strcmp(f[35], "bloomlab") == 0, "%s", f[35]);
         cr_assert_float_eq(atof(f[36]), 0.01, 1e-15);
         cr_assert_str_eq(f[2], "xxh64");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "theory.h"
 
 #define REF_PATH "build/theory_ref.csv"
@@ -361,4 +362,137 @@ Test(theory, layouts_reduce_to_standard)
     cr_expect(theory_k_opt_int(1, 5) == 1); /* every k gives 1: ties go to the smaller k */
     unsigned k = theory_k_opt_int(9585059, 1000000);
     cr_expect(k == 7, "k_opt_int(9585059, 1e6) = %u", k);
+}
+
+/* ---- Var F against exact enumeration ------------------------------------ */
+
+#define ENUM_BINS_MAX 512
+
+/* The law of the bits set X after `throws` uniform throws into `bins`
+ * (the occupancy distribution, by its one-throw recurrence), and from it
+ * E[(X/bins)^k] and E[(X/bins)^2k]. */
+static void occupancy_moments(unsigned bins, unsigned throws, unsigned k, long double *first,
+                              long double *second)
+{
+    static long double law[ENUM_BINS_MAX + 1];
+    memset(law, 0, sizeof law);
+    law[0] = 1;
+    for (unsigned t = 0; t < throws; t++) {
+        for (unsigned x = t + 1 < bins ? t + 1 : bins; x >= 1; x--)
+            law[x] = law[x] * x / bins + law[x - 1] * (bins - x + 1) / bins;
+        law[0] = 0;
+    }
+    *first = *second = 0;
+    for (unsigned x = 1; x <= bins; x++) {
+        *first += law[x] * powl((long double)x / bins, k);
+        *second += law[x] * powl((long double)x / bins, 2 * k);
+    }
+}
+
+static long double binomial_pmf(unsigned n, unsigned j, long double p)
+{
+    return expl(lgammal(n + 1) - lgammal(j + 1) - lgammal(n - j + 1) + j * logl(p) + (n - j) * log1pl(-p));
+}
+
+Test(theory, variance_standard_matches_enumeration)
+{
+    const struct { unsigned m, n, k; } cases[] = {{64, 8, 3}, {256, 32, 4}, {500, 50, 7}, {200, 40, 1}, {128, 4, 20}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        long double e1, e2;
+        occupancy_moments(cases[i].m, cases[i].k * cases[i].n, cases[i].k, &e1, &e2);
+        double want = (double)(e2 - e1 * e1), got = theory_fpr_var_standard(cases[i].m, cases[i].n, cases[i].k);
+        cr_expect(fabs(got / want - 1) < 1e-9, "m %u n %u k %u: %.12g vs %.12g", cases[i].m, cases[i].n,
+                  cases[i].k, got, want);
+    }
+}
+
+/* Partitioned: each slice its own occupancy law (k = 3 slices of m/3). */
+Test(theory, variance_partitioned_matches_enumeration)
+{
+    const unsigned m = 300, n = 40, k = 3;
+    long double e1, e2;
+    occupancy_moments(m / k, n, 1, &e1, &e2);
+    double want = (double)(powl(e2, k) - powl(e1, 2 * k)), got = theory_fpr_var_partitioned(m, n, k);
+    cr_expect(fabs(got / want - 1) < 1e-9, "%.12g vs %.12g", got, want);
+}
+
+/* Blocked with 2 and 3 blocks of 64 bits: the block loads enumerated
+ * (multinomial), each block's G moments from its occupancy law, and
+ * E[F^2] = (nb E[h(L1)] + nb (nb - 1) E[g(L1) g(L2)]) / nb^2. */
+Test(theory, variance_blocked_matches_enumeration)
+{
+    const unsigned bits = 64, n = 30, k = 4;
+    long double g[n + 1], h[n + 1];
+    for (unsigned load = 0; load <= n; load++)
+        occupancy_moments(bits, k * load, k, &g[load], &h[load]);
+    for (unsigned blocks = 2; blocks <= 3; blocks++) {
+        long double mean = 0, square = 0;
+        for (unsigned a = 0; a <= n; a++) {
+            long double pa = binomial_pmf(n, a, 1.0L / blocks);
+            mean += pa * g[a];
+            square += pa * h[a] / blocks;
+            for (unsigned c = 0; c <= n - a; c++) {
+                long double pc = blocks == 2 ? (c == n - a) : binomial_pmf(n - a, c, 1.0L / (blocks - 1));
+                square += pa * pc * g[a] * g[c] * (blocks - 1) / blocks;
+            }
+        }
+        double want = (double)(square - mean * mean), got = theory_fpr_var_blocked(blocks * bits, n, k, bits);
+        cr_expect(fabs(got / want - 1) < 1e-9, "%u blocks: %.12g vs %.12g", blocks, got, want);
+    }
+}
+
+/* ---- each layout's best k ----------------------------------------------- */
+
+/* model_k_best stops two steps past a rise (the rate is unimodal in k): it
+ * must find the full scan's least rate, ties to the smaller k. */
+Test(theory, k_best_is_the_full_scans_minimum)
+{
+    const uint64_t n = 1000;
+    for (int layout = 0; layout < LAYOUT_COUNT; layout++) {
+        if (layout == LAYOUT_SPLITBLOCK)
+            continue;
+        for (unsigned bits_per_item = 1; bits_per_item <= 40; bits_per_item += 3) {
+            uint64_t m = layout_fit_m((layout_kind)layout, bits_per_item * n);
+            unsigned want = 1;
+            double least = model_fpr_exact((layout_kind)layout, m, n, 1);
+            for (unsigned k = 2; k <= 64; k++) {
+                double rate = model_fpr_exact((layout_kind)layout, m, n, k);
+                if (rate < least) {
+                    least = rate;
+                    want = k;
+                }
+            }
+            unsigned got = model_k_best((layout_kind)layout, m, n, NULL, NULL);
+            cr_expect_eq(got, want, "%s at %u bits per item: %u, the scan says %u", layout_name((layout_kind)layout),
+                         bits_per_item, got, want);
+        }
+    }
+    /* the issue's example: register64 at 16 bits per item is best near 6,
+     * not at the standard layout's 11 */
+    unsigned k = model_k_best(LAYOUT_REGISTER64, 16 * 64 * 1000, 64 * 1000, NULL, NULL);
+    cr_expect(k >= 5 && k <= 7, "register64 at 16 bits per item: k = %u", k);
+    cr_expect(model_k_best(LAYOUT_SPLITBLOCK, 8192, 100, NULL, NULL) == 8);
+}
+
+/* Var F is a number >= 0 (NaN would blank fpr_se) from one item to a
+ * trillion, one bit to 2^40, k = 1..64, every layout; a blocked filter
+ * with tens of thousands of keys a block is full: Var F = 0. */
+Test(theory, variance_finite_and_nonnegative_at_extremes, .timeout = 120)
+{
+    const uint64_t ms[] = {1, 64, 4096, 1ULL << 30, 1ULL << 40};
+    const uint64_t ns[] = {0, 1, 10000, 1000000000000ULL};
+    const unsigned ks[] = {1, 7, 64};
+    for (size_t a = 0; a < 5; a++)
+        for (size_t b = 0; b < 4; b++)
+            for (size_t c = 0; c < 3; c++) {
+                uint64_t m = ms[a], n = ns[b];
+                unsigned k = ks[c];
+                double v[5] = {theory_fpr_var_standard(m, n, k), m >= k ? theory_fpr_var_partitioned(m, n, k) : 0,
+                               m >= 512 ? theory_fpr_var_blocked(m / 512 * 512, n, k, 512) : 0,
+                               m >= 64 ? theory_fpr_var_blocked(m / 64 * 64, n, k, 64) : 0,
+                               m >= 256 ? theory_fpr_var_splitblock(m / 256 * 256, n) : 0};
+                for (int i = 0; i < 5; i++)
+                    cr_expect(v[i] >= 0 && v[i] <= 0.25, "layout %d m %llu n %llu k %u: Var F = %g", i,
+                              (unsigned long long)m, (unsigned long long)n, k, v[i]);
+            }
 }
