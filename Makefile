@@ -44,6 +44,7 @@ SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 # empty and nothing calls them.
 ifneq ($(filter x86_64% i386% i486% i586% i686%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
 ISA_FLAGS_avx512 := -mavx512f -mavx512dq -mavx512vl -mavx2 -mbmi2
+ISA_FLAGS_avx2 := -mavx2 -mbmi2 -mfma
 endif
 
 SRC       := $(wildcard src/*.c)
@@ -75,7 +76,7 @@ build: bin/bloomlab
 # The compile and link flags, rewritten only when they change.
 build/flags: FORCE | deps
 	@mkdir -p build
-	@printf '%s\n' "$(CC) $(BL_CFLAGS) | $(LDFLAGS) $(BL_LDLIBS) | $(ISA_FLAGS_avx512)" > $@.new
+	@printf '%s\n' "$(CC) $(BL_CFLAGS) | $(LDFLAGS) $(BL_LDLIBS) | $(ISA_FLAGS_avx512) | $(ISA_FLAGS_avx2)" > $@.new
 	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # The git revision, rewritten only when it changes (version.c alone uses it).

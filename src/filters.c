@@ -19,13 +19,15 @@
  *            batches in flight at once in query_many.
  *
  * On AVX-512 CPUs filter_ops_for swaps in avx512.c's loops for every
- * layout's double-hashing pair (the end of this file).  The answers and the bits
+ * layout's double-hashing pair, on AVX2 ones avx2.c's (the end of this
+ * file; cpu_isa() decides, once per call).  The answers and the bits
  * are those of filter_insert_one/filter_query_one, the one-key reference,
  * bit for bit (tests/test_batch.c).
  */
 #define _GNU_SOURCE
 #include "filters.h"
 
+#include "avx2.h"
 #include "avx512.h"
 #include "cache.h"
 
@@ -1051,15 +1053,25 @@ typedef struct {
 } hash_run;
 
 /* The (h1, h2) of batches [0, count), count <= AVX512_RUN_BATCHES, side by
- * side: XXH3 in eight lanes for 8-byte keys, else the batch hasher's values
- * unzipped.  Returns the number of keys. */
-static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size_t count, hash_run *run)
+ * side: at the avx512 level XXH3 in eight lanes for 8-byte keys, else the
+ * batch hasher's values unzipped; h1 alone (run->h2 left as it was) when
+ * h1_only and the hash is xxh3_64, whose h1 is its value (the split block
+ * loops read nothing else).  Returns the number of keys. */
+static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size_t count, hash_run *run,
+                           isa_level level, int h1_only)
 {
     const batch_hash_fn hash = batch_hasher_for(ctx->hash);
     size_t at = 0;
     for (size_t b = 0; b < count; b++) {
         const key_batch *keys = &batches[b];
-        if (hash != batch_hash_xxh3_64 || avx512_xxh3_64_split(ctx->seed, keys, run->h1 + at, run->h2 + at) != 0) {
+        const int xxh3_64 = hash == batch_hash_xxh3_64;
+        if (xxh3_64 && level >= ISA_AVX512 && avx512_xxh3_64_split(ctx->seed, keys, run->h1 + at, run->h2 + at) == 0)
+        {
+            /* eight lanes at once */
+        } else if (xxh3_64 && h1_only) {
+            for (size_t j = 0; j < keys->count; j++)
+                run->h1[at + j] = xxh3_64_key(keys->ptr[j], keys->len[j], ctx->seed);
+        } else {
             hash128_t hv[KEY_BATCH];
             hash(ctx->hash, ctx->seed, keys, hv, 1);
             for (size_t j = 0; j < keys->count; j++) {
@@ -1083,11 +1095,21 @@ typedef struct {
     avx512_query_keys8_fn *keys8;
 } query_run;
 
-static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count, run_insert_fn insert)
+/* How a level's loops want their keys hashed (split_hashes). */
+typedef struct {
+    isa_level level;
+    int h1_only;
+} run_hashing;
+
+_Static_assert(AVX512_RUN_BATCHES * KEY_BATCH <= AVX2_MAX_KEYS, "a run fits every loop of avx2.h");
+
+static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count, run_insert_fn insert,
+                        run_hashing hashing)
 {
     hash_run run;
     for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES)
-        insert(f, run.h1, run.h2, split_hashes(ctx, batches + b, run_length(count, b), &run));
+        insert(f, run.h1, run.h2,
+               split_hashes(ctx, batches + b, run_length(count, b), &run, hashing.level, hashing.h1_only));
 }
 
 /* The run's 8-byte keys, when a loop hashing them applies: returns how
@@ -1100,7 +1122,7 @@ static long run_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t co
 }
 
 static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
-                         unsigned char *answer, query_run query)
+                         unsigned char *answer, query_run query, run_hashing hashing)
 {
     require_flushed(f);
     hash_run run;
@@ -1113,7 +1135,7 @@ static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch
             keys = (size_t)keys8;
             yes += query.keys8(f, ctx->seed, run.key, keys, answer);
         } else {
-            keys = split_hashes(ctx, batches + b, length, &run);
+            keys = split_hashes(ctx, batches + b, length, &run, hashing.level, hashing.h1_only);
             yes += query.hashed(f, run.h1, run.h2, keys, answer);
         }
         if (answer != NULL)
@@ -1124,7 +1146,7 @@ static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch
 
 /* standard beyond the cache, staging (m < 2^32): positions from the vector
  * unit, sorted into their buckets. */
-static void run_insert_staged(filter *f, const uint64_t *h1, const uint64_t *h2, size_t keys)
+static void run_insert_staged_avx512(filter *f, const uint64_t *h1, const uint64_t *h2, size_t keys)
 {
     uint64_t pos[KEY_BATCH * FILTER_K_MAX + 8];
     for (size_t j = 0; j < keys; j += KEY_BATCH) {
@@ -1147,11 +1169,11 @@ static void run_insert_staged(filter *f, const uint64_t *h1, const uint64_t *h2,
 static int inserts_direct(const filter *f) { return f->word_count * 8 <= AVX512_INSERT_MAX_BYTES; }
 static int fits_in_l2(const filter *f) { return f->word_count * 8 <= cache_l2_bytes(); }
 
-static run_insert_fn standard_insert_run(const filter *f)
+static run_insert_fn standard_insert_run_avx512(const filter *f)
 {
     if (inserts_direct(f))
         return avx512_standard_insert;
-    return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged : NULL;
+    return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged_avx512 : NULL;
 }
 
 /* An unblocked layout's queries: all k in L2 (8-byte keys hashed in the
@@ -1166,23 +1188,23 @@ static query_run unblocked_query_run(const filter *f, uint64_t max_m, avx512_que
     return (query_run){phased, NULL};
 }
 
-static query_run standard_query_run(const filter *f)
+static query_run standard_query_run_avx512(const filter *f)
 {
     return unblocked_query_run(f, UINT64_MAX, avx512_standard_query, avx512_standard_query_keys8,
                                avx512_standard_query_phased);
 }
 
-static run_insert_fn counting_insert_run(const filter *f) { return inserts_direct(f) ? avx512_counting_insert : NULL; }
+static run_insert_fn counting_insert_run_avx512(const filter *f) { return inserts_direct(f) ? avx512_counting_insert : NULL; }
 
-static query_run counting_query_run(const filter *f)
+static query_run counting_query_run_avx512(const filter *f)
 {
     return unblocked_query_run(f, 1ULL << 32, avx512_counting_query, avx512_counting_query_keys8,
                                avx512_counting_query_phased);
 }
 
-static run_insert_fn partitioned_insert_run(const filter *f) { return inserts_direct(f) ? avx512_partitioned_insert : NULL; }
+static run_insert_fn partitioned_insert_run_avx512(const filter *f) { return inserts_direct(f) ? avx512_partitioned_insert : NULL; }
 
-static query_run partitioned_query_run(const filter *f)
+static query_run partitioned_query_run_avx512(const filter *f)
 {
     return unblocked_query_run(f, 1ULL << 32, avx512_partitioned_query, avx512_partitioned_query_keys8,
                                avx512_partitioned_query_phased);
@@ -1191,51 +1213,115 @@ static query_run partitioned_query_run(const filter *f)
 /* The block layouts: fewer than 2^32 blocks; blocked512 queries in L2 also
  * take 8-byte keys unhashed (beyond, its loop prefetches from the hashes). */
 static int few_blocks(const filter *f) { return f->blocks < (1ULL << 32); }
-static run_insert_fn blocked512_insert_run(const filter *f) { return few_blocks(f) ? avx512_blocked512_insert : NULL; }
-static query_run blocked512_query_run(const filter *f)
+static run_insert_fn blocked512_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_blocked512_insert : NULL; }
+static query_run blocked512_query_run_avx512(const filter *f)
 {
     return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL, fits_in_l2(f) ? avx512_blocked512_query_keys8 : NULL};
 }
-static run_insert_fn register64_insert_run(const filter *f) { return few_blocks(f) ? avx512_register64_insert : NULL; }
-static query_run register64_query_run(const filter *f) { return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL}; }
-static run_insert_fn splitblock_insert_run(const filter *f) { return few_blocks(f) ? avx512_splitblock_insert : NULL; }
-static query_run splitblock_query_run(const filter *f) { return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL}; }
+static run_insert_fn register64_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_register64_insert : NULL; }
+static query_run register64_query_run_avx512(const filter *f) { return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL}; }
+static run_insert_fn splitblock_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_splitblock_insert : NULL; }
+static query_run splitblock_query_run_avx512(const filter *f) { return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL}; }
 
-/* The four ops of a vector pair: the run loop that fits, else the portable
- * loops stamped above. */
-#define VECTOR_OPS(tag)                                                                                      \
-    static void insert_many_##tag##_avx512(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)   \
+/* ---- AVX2 (avx2.h): the same runs, hashed by the scalar hashers --------- */
+
+/* standard beyond the cache, staging (m < 2^32): positions from avx2.c. */
+static void run_insert_staged_avx2(filter *f, const uint64_t *h1, const uint64_t *h2, size_t keys)
+{
+    uint64_t pos[KEY_BATCH * FILTER_K_MAX];
+    for (size_t j = 0; j < keys; j += KEY_BATCH) {
+        const size_t group = keys - j < KEY_BATCH ? keys - j : KEY_BATCH;
+        avx2_standard_positions(f->m, f->k, h1 + j, h2 + j, group, pos);
+        for (size_t t = 0; t < group * f->k; t++)
+            stage_add(f->words, f->stage, pos[t]);
+    }
+    f->stage->dirty = 1;
+}
+
+/* Unblocked layouts: inserts up to 32 MiB (m < 2^32), staged standard
+ * inserts below 2^32 bits; queries test all k while the filter fits in
+ * L2, and beyond it take the portable loops' phases with early exit (an
+ * AVX2 loop testing all k fetched every line: slower there). */
+static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k)
+{
+    return (query_run){f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL, NULL};
+}
+static run_insert_fn standard_insert_run_avx2(const filter *f)
+{
+    if (inserts_direct(f))
+        return avx2_standard_insert;
+    return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged_avx2 : NULL;
+}
+static query_run standard_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_standard_query); }
+static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
+static query_run counting_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_counting_query); }
+static run_insert_fn partitioned_insert_run_avx2(const filter *f)
+{
+    return inserts_direct(f) ? avx2_partitioned_insert : NULL;
+}
+static query_run partitioned_query_run_avx2(const filter *f)
+{
+    return unblocked_query_run_avx2(f, avx2_partitioned_query);
+}
+/* blocked512 with positions below 2^32; register64 and splitblock with
+ * fewer than 2^32 blocks. */
+static int narrow_blocks(const filter *f) { return f->blocks < (1ULL << 23); }
+static run_insert_fn blocked512_insert_run_avx2(const filter *f) { return narrow_blocks(f) ? avx2_blocked512_insert : NULL; }
+static query_run blocked512_query_run_avx2(const filter *f)
+{
+    return (query_run){narrow_blocks(f) ? avx2_blocked512_query : NULL, NULL};
+}
+static run_insert_fn register64_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_register64_insert : NULL; }
+static query_run register64_query_run_avx2(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx2_register64_query : NULL, NULL};
+}
+static run_insert_fn splitblock_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_splitblock_insert : NULL; }
+static query_run splitblock_query_run_avx2(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx2_splitblock_query : NULL, NULL};
+}
+
+/* The four ops of a vector pair at one level: the run loop that fits, else
+ * the portable loops stamped above.  H1_ONLY: the loops read h1 alone. */
+#define VECTOR_OPS(tag, isa, LEVEL, H1_ONLY)                                                                 \
+    static void insert_many_##tag##_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)    \
     {                                                                                                        \
-        run_insert_fn run = tag##_insert_run(f);                                                             \
+        run_insert_fn run = tag##_insert_run_##isa(f);                                                       \
         if (run != NULL)                                                                                     \
-            runs_insert(f, ctx, b, n, run);                                                                  \
+            runs_insert(f, ctx, b, n, run, (run_hashing){LEVEL, H1_ONLY});                                   \
         else                                                                                                 \
             insert_many_##tag##_double(f, ctx, b, n);                                                        \
     }                                                                                                        \
-    static void insert_##tag##_avx512(filter *f, const scheme_ctx *ctx, const key_batch *b)                  \
+    static void insert_##tag##_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b)                   \
     {                                                                                                        \
-        insert_many_##tag##_avx512(f, ctx, b, 1);                                                            \
+        insert_many_##tag##_##isa(f, ctx, b, 1);                                                             \
     }                                                                                                        \
-    static size_t query_many_##tag##_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *b,      \
-                                            size_t n)                                                        \
+    static size_t query_many_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,       \
+                                           size_t n)                                                         \
     {                                                                                                        \
-        query_run run = tag##_query_run(f);                                                                  \
-        return run.hashed != NULL ? runs_query(f, ctx, b, n, NULL, run) : query_many_##tag##_double(f, ctx, b, n); \
+        query_run run = tag##_query_run_##isa(f);                                                            \
+        return run.hashed != NULL ? runs_query(f, ctx, b, n, NULL, run, (run_hashing){LEVEL, H1_ONLY})       \
+                                  : query_many_##tag##_double(f, ctx, b, n);                                 \
     }                                                                                                        \
-    static size_t query_##tag##_avx512(const filter *f, const scheme_ctx *ctx, const key_batch *b,           \
-                                       unsigned char *answer)                                                \
+    static size_t query_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,            \
+                                      unsigned char *answer)                                                 \
     {                                                                                                        \
-        query_run run = tag##_query_run(f);                                                                  \
-        return run.hashed != NULL ? runs_query(f, ctx, b, 1, answer, run)                                    \
+        query_run run = tag##_query_run_##isa(f);                                                            \
+        return run.hashed != NULL ? runs_query(f, ctx, b, 1, answer, run, (run_hashing){LEVEL, H1_ONLY})     \
                                   : query_##tag##_double(f, ctx, b, answer);                                 \
     }
 
-VECTOR_OPS(standard)
-VECTOR_OPS(counting)
-VECTOR_OPS(partitioned)
-VECTOR_OPS(blocked512)
-VECTOR_OPS(register64)
-VECTOR_OPS(splitblock)
+#define VECTOR_LEVEL(isa, LEVEL)                                                                             \
+    VECTOR_OPS(standard, isa, LEVEL, 0)                                                                      \
+    VECTOR_OPS(counting, isa, LEVEL, 0)                                                                      \
+    VECTOR_OPS(partitioned, isa, LEVEL, 0)                                                                   \
+    VECTOR_OPS(blocked512, isa, LEVEL, 0)                                                                    \
+    VECTOR_OPS(register64, isa, LEVEL, 0)                                                                    \
+    VECTOR_OPS(splitblock, isa, LEVEL, LEVEL == ISA_AVX2)
+
+VECTOR_LEVEL(avx512, ISA_AVX512)
+VECTOR_LEVEL(avx2, ISA_AVX2)
 #endif /* BLOOMLAB_X86 */
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
@@ -1250,39 +1336,55 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return 
 
 const char *filter_ops_description(void)
 {
-    return avx512_usable() ? "avx512 for double hashing on standard (queries: all k in L2, 8-byte keys' xxh3_64 in "
-                             "the loop; phased beyond; "
-                             "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned "
-                             "below 2^32 positions (inserts: up to 32 MiB), blocked512 (in L2 with 8-byte keys' "
-                             "xxh3_64 in the loop), register64 and splitblock; portable for the other schemes"
-                           : "portable";
+    const isa_level level = cpu_isa();
+    if (level >= ISA_AVX512)
+        return "avx512 for double hashing on standard (queries: all k in L2, 8-byte keys' xxh3_64 in "
+               "the loop; phased beyond; "
+               "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned "
+               "below 2^32 positions (inserts: up to 32 MiB), blocked512 (in L2 with 8-byte keys' "
+               "xxh3_64 in the loop), register64 and splitblock; portable for the other schemes";
+    if (level >= ISA_AVX2)
+        return "avx2 for double hashing on standard (queries: all k in L2, portable phases beyond; inserts: up "
+               "to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned below 2^32 "
+               "positions (the same), blocked512 below 2^32 bits, register64 and splitblock; portable for the "
+               "other schemes";
+    return "portable";
 }
 
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
 {
     filter_ops ops = OPS_TABLE[layout][scheme];
 #if BLOOMLAB_X86
-    if (scheme != SCHEME_DOUBLE || !avx512_usable())
+    const isa_level level = cpu_isa();
+    if (scheme != SCHEME_DOUBLE || level < ISA_AVX2)
         return ops;
-#define USE_VECTOR_OPS(tag)                                                                                  \
+#define USE_VECTOR_OPS(tag, isa)                                                                             \
     do {                                                                                                     \
-        ops.insert = insert_##tag##_avx512;                                                                  \
-        ops.query = query_##tag##_avx512;                                                                    \
-        ops.insert_many = insert_many_##tag##_avx512;                                                        \
-        ops.query_many = query_many_##tag##_avx512;                                                          \
+        ops.insert = insert_##tag##_##isa;                                                                   \
+        ops.query = query_##tag##_##isa;                                                                     \
+        ops.insert_many = insert_many_##tag##_##isa;                                                         \
+        ops.query_many = query_many_##tag##_##isa;                                                           \
     } while (0)
-    if (layout == LAYOUT_STANDARD)
-        USE_VECTOR_OPS(standard);
-    else if (layout == LAYOUT_COUNTING)
-        USE_VECTOR_OPS(counting);
-    else if (layout == LAYOUT_PARTITIONED)
-        USE_VECTOR_OPS(partitioned);
-    else if (layout == LAYOUT_BLOCKED512)
-        USE_VECTOR_OPS(blocked512);
-    else if (layout == LAYOUT_REGISTER64)
-        USE_VECTOR_OPS(register64);
-    else if (layout == LAYOUT_SPLITBLOCK)
-        USE_VECTOR_OPS(splitblock);
+#define USE_LEVEL(isa)                                                                                       \
+    do {                                                                                                     \
+        if (layout == LAYOUT_STANDARD)                                                                       \
+            USE_VECTOR_OPS(standard, isa);                                                                   \
+        else if (layout == LAYOUT_COUNTING)                                                                  \
+            USE_VECTOR_OPS(counting, isa);                                                                   \
+        else if (layout == LAYOUT_PARTITIONED)                                                               \
+            USE_VECTOR_OPS(partitioned, isa);                                                                \
+        else if (layout == LAYOUT_BLOCKED512)                                                                \
+            USE_VECTOR_OPS(blocked512, isa);                                                                 \
+        else if (layout == LAYOUT_REGISTER64)                                                                \
+            USE_VECTOR_OPS(register64, isa);                                                                 \
+        else if (layout == LAYOUT_SPLITBLOCK)                                                                \
+            USE_VECTOR_OPS(splitblock, isa);                                                                 \
+    } while (0)
+    if (level >= ISA_AVX512)
+        USE_LEVEL(avx512);
+    else
+        USE_LEVEL(avx2);
+#undef USE_LEVEL
 #undef USE_VECTOR_OPS
 #else
     (void)scheme;

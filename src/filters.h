@@ -32,8 +32,11 @@
  * region's bucket is applied when full, so that its bits are set while the
  * region is in cache (filters.c says more); filter_flush() applies the rest.
  *
- * On a CPU with AVX-512, filter_ops_for() gives eight-key vector loops
- * (avx512.h) for double hashing on every layout: in cache a filter's cost is
+ * On a CPU with AVX2 (every x86-64 CPU since 2013-2017), filter_ops_for()
+ * gives vector loops for double hashing on every layout: the AVX2 ones of
+ * avx2.h, or on a CPU with AVX-512 the eight-key ones of avx512.h, the
+ * level chosen at run time (cpu.h).  The rest of this paragraph is the
+ * AVX-512 level's; avx2.h says what its loops do.  In cache a filter's cost is
  * arithmetic and these do it eight keys an instruction.  An unblocked
  * filter tests all k positions of a key while it fits in L2 and exits
  * early in phases beyond, where a position costs a memory trip; a standard one from 32 MiB
@@ -123,7 +126,8 @@ typedef struct {
 } filter_ops;
 
 /* The fastest loops this CPU runs for the pair: the AVX-512 ones of
- * avx512.h where they exist and the CPU has them, else the portable ones. */
+ * avx512.h or the AVX2 ones of avx2.h where they exist and cpu_isa()
+ * reaches their level, else the portable ones. */
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme);
 /* The portable loops always (the tests hold both to the reference). */
 filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme);

@@ -626,32 +626,48 @@ Test(batch, avx512_blocked512_wide_equals_narrow)
         }
 }
 
-/* The AVX-512 loops are what filter_ops_for gives for every layout with
- * double hashing exactly when cpu_isa() reaches avx512 (so the tests above
- * ran them here, or returned early on a CPU without them: information,
- * printed, never a failure), and BLOOMLAB_ISA=portable or avx2 turns them
- * off. */
+/* Vector loops are what filter_ops_for gives for every layout with double
+ * hashing exactly when cpu_isa() reaches avx2: the AVX-512 ones at avx512,
+ * the AVX2 ones at avx2 (so the tests above ran them here; the tests of a
+ * level the CPU lacks return early: information, printed, never a
+ * failure); BLOOMLAB_ISA=portable turns them off, and =avx2 on an AVX-512
+ * CPU gives the AVX2 loops, not the AVX-512 ones. */
 Test(batch, isa_dispatch)
 {
     static const layout_kind FAST[] = {LAYOUT_STANDARD,   LAYOUT_COUNTING,   LAYOUT_PARTITIONED,
                                        LAYOUT_BLOCKED512, LAYOUT_REGISTER64, LAYOUT_SPLITBLOCK};
+    const size_t nfast = sizeof FAST / sizeof FAST[0];
     char level[160];
     cr_log_info("vector loops: %s", cpu_isa_describe(level, sizeof level));
-    const int usable = avx512_usable();
-    for (size_t l = 0; l < sizeof FAST / sizeof FAST[0]; l++) {
+    const int vector = cpu_isa() >= ISA_AVX2;
+    cr_assert_eq(avx512_usable(), cpu_isa() >= ISA_AVX512);
+    cr_assert(strncmp(filter_ops_description(), isa_name(cpu_isa()), strlen(isa_name(cpu_isa()))) == 0,
+              "the description names the level whose loops run: %s", filter_ops_description());
+    for (size_t l = 0; l < nfast; l++) {
         int differs = filter_ops_for(FAST[l], SCHEME_DOUBLE).query != filter_ops_portable(FAST[l], SCHEME_DOUBLE).query;
-        cr_assert_eq(differs, usable, "%s/double", layout_name(FAST[l]));
+        cr_assert_eq(differs, vector, "%s/double", layout_name(FAST[l]));
     }
     for (int l = 0; l < LAYOUT_COUNT; l++)
         cr_assert(filter_ops_for((layout_kind)l, SCHEME_IDEAL).query == filter_ops_portable((layout_kind)l, SCHEME_IDEAL).query);
     const char *before = getenv("BLOOMLAB_ISA");
     char *saved = before != NULL ? strdup(before) : NULL;
-    static const char *const BELOW_AVX512[] = {"portable", "avx2"};
-    for (size_t i = 0; i < 2; i++) {
-        setenv("BLOOMLAB_ISA", BELOW_AVX512[i], 1);
-        cr_assert_eq(avx512_usable(), 0, "BLOOMLAB_ISA=%s", BELOW_AVX512[i]);
-        cr_assert(cpu_isa() <= cpu_isa_supported());
-        cr_assert(filter_ops_for(LAYOUT_STANDARD, SCHEME_DOUBLE).query == filter_ops_portable(LAYOUT_STANDARD, SCHEME_DOUBLE).query);
+    filter_ops at[ISA_COUNT][6];
+    static const char *const LEVELS[] = {"portable", "avx2", "avx512"};
+    for (int i = 0; i < ISA_COUNT; i++) {
+        setenv("BLOOMLAB_ISA", LEVELS[i], 1);
+        cr_assert_eq(avx512_usable(), i >= ISA_AVX512 && cpu_isa_supported() >= ISA_AVX512, "BLOOMLAB_ISA=%s", LEVELS[i]);
+        cr_assert_eq(cpu_isa(), (isa_level)i < cpu_isa_supported() ? (isa_level)i : cpu_isa_supported());
+        cr_assert(strncmp(filter_ops_description(), isa_name(cpu_isa()), strlen(isa_name(cpu_isa()))) == 0);
+        for (size_t l = 0; l < nfast; l++)
+            at[i][l] = filter_ops_for(FAST[l], SCHEME_DOUBLE);
+    }
+    for (size_t l = 0; l < nfast; l++) {
+        const filter_ops portable = filter_ops_portable(FAST[l], SCHEME_DOUBLE);
+        cr_assert(at[ISA_PORTABLE][l].query == portable.query && at[ISA_PORTABLE][l].insert == portable.insert);
+        const int avx2 = cpu_isa_supported() >= ISA_AVX2, avx512 = cpu_isa_supported() >= ISA_AVX512;
+        cr_assert_eq(at[ISA_AVX2][l].query != portable.query, avx2, "%s: the AVX2 loops at avx2", layout_name(FAST[l]));
+        cr_assert_eq(at[ISA_AVX512][l].query != at[ISA_AVX2][l].query, avx512, "%s: the AVX-512 loops at avx512",
+                     layout_name(FAST[l]));
     }
     setenv("BLOOMLAB_ISA", "portable", 1);
     cr_assert_eq(cpu_isa(), ISA_PORTABLE);

@@ -1,0 +1,207 @@
+/* test_avx2.c -- every loop of avx2.h called directly against the one-key
+ * reference (filter_insert_one / filter_query_one), whatever level
+ * filter_ops_for picks on this machine (an AVX-512 CPU runs the AVX2 loops
+ * only here): the same bits, the same counters and saturations, the same
+ * answers, over sizes, k, and calls of every length class (tails of 1 to 7
+ * keys past a group of four or eight).  A CPU without AVX2, or
+ * BLOOMLAB_ISA=portable, returns early with an information line. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "avx2.h"
+#include "filters.h"
+#include "hashes.h"
+#include "keys.h"
+#include "schemes.h"
+
+static int skip(void)
+{
+    if (avx2_usable())
+        return 0;
+    char level[160];
+    cr_log_info("AVX2 loops not run: vector level %s", cpu_isa_describe(level, sizeof level));
+    return 1;
+}
+
+typedef struct {
+    avx2_insert_fn *insert;
+    avx2_query_fn *query;
+} avx2_loops;
+
+static avx2_loops loops_of(layout_kind layout)
+{
+    switch (layout) {
+    case LAYOUT_STANDARD:
+        return (avx2_loops){avx2_standard_insert, avx2_standard_query};
+    case LAYOUT_COUNTING:
+        return (avx2_loops){avx2_counting_insert, avx2_counting_query};
+    case LAYOUT_PARTITIONED:
+        return (avx2_loops){avx2_partitioned_insert, avx2_partitioned_query};
+    case LAYOUT_BLOCKED512:
+        return (avx2_loops){avx2_blocked512_insert, avx2_blocked512_query};
+    case LAYOUT_REGISTER64:
+        return (avx2_loops){avx2_register64_insert, avx2_register64_query};
+    default:
+        return (avx2_loops){avx2_splitblock_insert, avx2_splitblock_query};
+    }
+}
+
+/* Call lengths cycling through the classes: 1, a group's tail, a group,
+ * two groups and a tail, a full run. */
+static const size_t CALLS[] = {1, 3, 4, 5, 7, 8, 9, 17, 31, AVX2_MAX_KEYS, 200};
+#define NCALLS (sizeof CALLS / sizeof CALLS[0])
+
+typedef struct {
+    hasher h;
+    scheme_ctx ctx;
+    keyset *ks;
+} env;
+
+static void env_open(env *e, const char *hash, uint64_t seed)
+{
+    char err[512];
+    cr_assert_eq(hasher_resolve(hash, &e->h, err, sizeof err), 0, "%s", err);
+    e->ks = keyset_open("random64", err, sizeof err);
+    cr_assert_not_null(e->ks, "%s", err);
+    e->ctx = (scheme_ctx){&e->h, seed, 0};
+}
+
+/* Key i of a side, its (h1, h2) as schemes.h's hash_split gives them. */
+static void key_hashes(const env *e, uint64_t n, key_side side, uint64_t i, key_batch *b, uint64_t *h1, uint64_t *h2)
+{
+    keyset_fill(e->ks, e->ctx.seed, n, side, i, 1, b);
+    hash_split(hasher_hash(&e->h, b->ptr[0], b->len[0], e->ctx.seed), e->h.bits, h1, h2);
+}
+
+/* One (layout, m, k, n): the loops against the reference. */
+static void check_loops(layout_kind layout, uint64_t m, unsigned k, uint64_t n, const char *hash)
+{
+    const avx2_loops loops = loops_of(layout);
+    env e;
+    env_open(&e, hash, 0xa2a2 + m + k);
+    filter vec, one;
+    m = layout_fit_m(layout, m);
+    cr_assert_eq(filter_init(&vec, layout, m, k), 0);
+    cr_assert_eq(filter_init(&one, layout, m, k), 0);
+    static uint64_t h1[AVX2_MAX_KEYS], h2[AVX2_MAX_KEYS];
+    key_batch b;
+    size_t call = 0;
+    for (uint64_t i = 0; i < n; call++) {
+        size_t count = CALLS[call % NCALLS];
+        if (count > n - i)
+            count = (size_t)(n - i);
+        for (size_t t = 0; t < count; t++) {
+            key_hashes(&e, n, KEY_PRESENT, i + t, &b, &h1[t], &h2[t]);
+            filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
+        }
+        loops.insert(&vec, h1, h2, count);
+        i += count;
+    }
+    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s m=%llu k=%u n=%llu: bits differ",
+                 layout_name(layout), (unsigned long long)m, k, (unsigned long long)n);
+    cr_assert_eq(vec.saturations, one.saturations, "%s: saturations", layout_name(layout));
+    unsigned char answer[AVX2_MAX_KEYS];
+    for (int side = 0; side < 2; side++) {
+        const uint64_t total = side == KEY_PRESENT ? n : 2000;
+        call = side;
+        for (uint64_t i = 0; i < total; call++) {
+            size_t count = CALLS[call % NCALLS];
+            if (count > total - i)
+                count = (size_t)(total - i);
+            int ref[AVX2_MAX_KEYS];
+            size_t ref_yes = 0;
+            for (size_t t = 0; t < count; t++) {
+                key_hashes(&e, n, (key_side)side, i + t, &b, &h1[t], &h2[t]);
+                ref[t] = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
+                ref_yes += (size_t)ref[t];
+            }
+            memset(answer, 0xAA, sizeof answer);
+            const size_t yes = loops.query(&vec, h1, h2, count, answer);
+            for (size_t t = 0; t < count; t++)
+                cr_assert_eq(answer[t], ref[t], "%s m=%llu k=%u side %d key %llu: avx2 %d, one %d", layout_name(layout),
+                             (unsigned long long)m, k, side, (unsigned long long)(i + t), answer[t], ref[t]);
+            if (count < AVX2_MAX_KEYS)
+                cr_assert_eq(answer[count], 0xAA, "nothing written past the last answer");
+            cr_assert_eq(yes, ref_yes);
+            cr_assert_eq(loops.query(&vec, h1, h2, count, NULL), yes, "the count without answers");
+            i += count;
+        }
+    }
+    filter_free(&vec);
+    filter_free(&one);
+    keyset_close(e.ks);
+}
+
+Test(avx2, every_layout_against_reference, .timeout = 120)
+{
+    if (skip())
+        return;
+    static const uint64_t MS[] = {4099, 65536, 1000003};
+    static const unsigned KS[] = {1, 2, 7, 8, 17, 64};
+    static const char *const HASHES[] = {"xxh3_64", "xxh3_128", "fnv1a32"};
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        for (size_t mi = 0; mi < 3; mi++)
+            for (size_t ki = 0; ki < 6; ki++) {
+                const unsigned k = KS[ki];
+                if ((layout_kind)l == LAYOUT_SPLITBLOCK && k != 8)
+                    continue;
+                if ((layout_kind)l == LAYOUT_PARTITIONED && MS[mi] < k)
+                    continue;
+                uint64_t n = (uint64_t)(0.69 * (double)MS[mi] / k) + 1; /* about half full */
+                if (n > 3000)
+                    n = 3000;
+                check_loops((layout_kind)l, MS[mi], k, n, HASHES[(mi + ki) % 3]);
+            }
+}
+
+/* Counters driven far past 15: the same increments lost as the reference. */
+Test(avx2, counting_saturates_alike)
+{
+    if (skip())
+        return;
+    check_loops(LAYOUT_COUNTING, 1000, 8, 3000, "xxh3_64");
+    check_loops(LAYOUT_COUNTING, 4099, 3, 12000, "xxh3_64");
+}
+
+/* Filters of 2^31 bits and more (the split block filter's and register64's
+ * block choice, blocked512's positions near 2^32): sparse, a few thousand
+ * keys into 256 MiB. */
+Test(avx2, large_filters, .timeout = 120)
+{
+    if (skip())
+        return;
+    check_loops(LAYOUT_SPLITBLOCK, (1ULL << 31) + 256 * 12345, 8, 4000, "xxh3_64");
+    check_loops(LAYOUT_REGISTER64, (1ULL << 31) + 64 * 777, 7, 4000, "xxh3_64");
+    check_loops(LAYOUT_BLOCKED512, (1ULL << 31) + 512 * 99, 7, 4000, "xxh3_64");
+    check_loops(LAYOUT_STANDARD, (1ULL << 31) + 12345, 7, 4000, "xxh3_128");
+}
+
+/* The positions of the staged inserts, m up to 2^32 - 1 (no filter
+ * needed): reduce_range's, bit for bit, in the order of avx2.h. */
+Test(avx2, positions_exact)
+{
+    if (skip())
+        return;
+    static const uint64_t MS[] = {1, 2, 1000003, (1ULL << 31) + 1, 3000000019ULL, (1ULL << 32) - 1};
+    enum { COUNT = 37, K = 9 };
+    uint64_t h1[COUNT], h2[COUNT], pos[COUNT * K];
+    uint64_t x = 0x0123456789abcdefULL;
+    for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++) {
+        for (size_t j = 0; j < COUNT; j++) {
+            h1[j] = x = mix64(x + 1);
+            h2[j] = x = mix64(x + 1);
+        }
+        h1[0] = ~0ULL; /* the extremes */
+        h2[0] = ~0ULL;
+        h1[1] = 0;
+        for (size_t count = 1; count <= COUNT; count += 6) {
+            avx2_standard_positions(MS[mi], K, h1, h2, count, pos);
+            for (size_t j = 0; j < count; j++)
+                for (unsigned i = 0; i < K; i++)
+                    cr_assert_eq(pos[j * K + i], reduce_range(h1[j] + i * h2[j], MS[mi]), "m=%llu key %zu i %u",
+                                 (unsigned long long)MS[mi], j, i);
+        }
+    }
+}
