@@ -63,7 +63,8 @@ DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp,$(wildcard plots/*.gp)))
 
-.PHONY: all deps build test unit asan-test results plots report check-fresh full bench clean fuzz FORCE
+.PHONY: all deps build test unit asan-test results plots report check-fresh full bench clean fuzz FORCE \
+        install uninstall help
 .DELETE_ON_ERROR:
 
 all: build results plots report
@@ -121,9 +122,9 @@ build/theory_ref.csv: scripts/theory_ref.py | deps
 	@mkdir -p build
 	$(PYTHON) scripts/theory_ref.py > $@.tmp && mv $@.tmp $@
 
-build/plugin_example.so: examples/plugin_hash.c build/flags
+build/plugin_example.so: examples/plugin_hash.c include/bloomlab/plugin.h build/flags
 	@mkdir -p build
-	$(CC) -std=c11 $(WARN) $(WERROR) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $<
+	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $<
 
 TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so
 
@@ -219,6 +220,61 @@ bench: bin/bloomlab
 # libFuzzer harnesses (clang); bounded time per harness: FUZZ_SECONDS.
 fuzz: deps
 	$(MAKE) -f tests/fuzz/fuzz.mk
+
+# ---- install (GNU style: PREFIX, DESTDIR) -----------------------------------
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir      ?= $(exec_prefix)/bin
+datadir     ?= $(prefix)/share
+mandir      ?= $(datadir)/man
+includedir  ?= $(prefix)/include
+libdir      ?= $(exec_prefix)/lib
+INSTALL     ?= install
+
+# Every file `make install` writes, and so every file `make uninstall` removes.
+INSTALLED := $(bindir)/bloomlab $(mandir)/man1/bloomlab.1 \
+             $(datadir)/bash-completion/completions/bloomlab \
+             $(includedir)/bloomlab/plugin.h $(libdir)/pkgconfig/bloomlab.pc
+
+# The manual is made from the binary's own --help texts (scripts/manpage.sh).
+build/bloomlab.1: bin/bloomlab scripts/manpage.sh
+	sh scripts/manpage.sh bin/bloomlab > $@.tmp && mv $@.tmp $@
+
+build/bloomlab.pc: Makefile src/version.h FORCE
+	@mkdir -p build
+	@printf '%s\n' 'prefix=$(prefix)' 'includedir=$(includedir)' '' 'Name: bloomlab' \
+	  'Description: bloomlab plugin ABI (a user hash: bloomlab/plugin.h)' \
+	  "Version: $$(sed -n 's/^#define BLOOMLAB_VERSION "\(.*\)"/\1/p' src/version.h)" \
+	  'Cflags: -I$${includedir}' > $@
+
+install: bin/bloomlab build/bloomlab.1 build/bloomlab.pc
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(datadir)/bash-completion/completions \
+	  $(DESTDIR)$(includedir)/bloomlab $(DESTDIR)$(libdir)/pkgconfig
+	$(INSTALL) -m 755 bin/bloomlab $(DESTDIR)$(bindir)/bloomlab
+	$(INSTALL) -m 644 build/bloomlab.1 $(DESTDIR)$(mandir)/man1/bloomlab.1
+	$(INSTALL) -m 644 scripts/bloomlab-completion.bash $(DESTDIR)$(datadir)/bash-completion/completions/bloomlab
+	$(INSTALL) -m 644 include/bloomlab/plugin.h $(DESTDIR)$(includedir)/bloomlab/plugin.h
+	$(INSTALL) -m 644 build/bloomlab.pc $(DESTDIR)$(libdir)/pkgconfig/bloomlab.pc
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(includedir)/bloomlab 2>/dev/null
+
+help:
+	@echo "make            install what is missing, build, run the default experiments, draw the plots, write results/REPORT.md"
+	@echo "make test       build and pass every test (optimised, portable loops, sanitizers); -Werror"
+	@echo "make unit       the optimised test pass alone"
+	@echo "make build      bin/bloomlab only"
+	@echo "make results | plots | report    one stage of the default run"
+	@echo "make full       larger trial counts and the billion-URL crawler, into results/full/"
+	@echo "make bench      speed against filter size (never part of the tests)"
+	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
+	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
+	@echo "make install    bin, man page, bash completion, plugin header, pkg-config file (PREFIX=$(PREFIX), DESTDIR)"
+	@echo "make uninstall  remove exactly what install wrote"
+	@echo "make clean      remove bin/ and build/"
+	@echo "Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, SCALE=quick|full, THREADS, PREFIX, DESTDIR"
 
 clean:
 	rm -rf bin build

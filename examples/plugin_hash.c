@@ -1,6 +1,7 @@
 /* plugin_hash.c -- an example of a user's own hash for bloomlab.
  *
- * Build:  gcc -O2 -shared -fPIC -o myhash.so examples/plugin_hash.c
+ * Build:  cc -O2 -shared -fPIC -Iinclude -o myhash.so examples/plugin_hash.c
+ *         (installed: cc -O2 -shared -fPIC $(pkg-config --cflags bloomlab) ...)
  * Use:    bloomlab sweep --hash plugin:./myhash.so:example_hash ...
  *
  * bloomlab calls  uint64_t SYMBOL(const void *key, size_t len, uint64_t seed)
@@ -8,10 +9,9 @@
  * seed's bytes and the key, followed by the SplitMix64 finaliser so that
  * its high bits are as good as its low ones.
  */
-#include <stddef.h>
-#include <stdint.h>
+#include <bloomlab/plugin.h>
 
-uint64_t example_hash(const void *key, size_t len, uint64_t seed);
+bloomlab_hash_fn example_hash;
 
 uint64_t example_hash(const void *key, size_t len, uint64_t seed)
 {

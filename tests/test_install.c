@@ -1,0 +1,104 @@
+/* test_install.c -- `make install` and `make uninstall`, GNU style, into a
+ * temporary DESTDIR: exactly the listed files, a manual in step with every
+ * command's --help, the plugin header usable through pkg-config, and
+ * nothing left after uninstall. */
+#include <criterion/criterion.h>
+
+#include "helpers.h"
+
+/* make TARGET with DESTDIR and PREFIX=/usr, outside the enclosing make's
+ * jobserver; its status. */
+static int make_in(const char *target, const char *destdir)
+{
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory %s DESTDIR=%s PREFIX=/usr "
+             ">/dev/null 2>&1",
+             target, destdir);
+    return system(cmd);
+}
+
+/* The regular files under dir, sorted, one per line, relative to dir. */
+static char *files_under(const char *dir)
+{
+    char cmd[800], out[700];
+    snprintf(out, sizeof out, "%s.list", dir);
+    snprintf(cmd, sizeof cmd, "cd %s && find . -type f | sort > %s", dir, out);
+    cr_assert_eq(system(cmd), 0);
+    char *text = slurp(out);
+    unlink(out);
+    return text;
+}
+
+Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 300)
+{
+    char *dir = temp_dir();
+    cr_assert_eq(make_in("install", dir), 0, "make install failed");
+    char *files = files_under(dir);
+    cr_assert_str_eq(files,
+                     "./usr/bin/bloomlab\n"
+                     "./usr/include/bloomlab/plugin.h\n"
+                     "./usr/lib/pkgconfig/bloomlab.pc\n"
+                     "./usr/share/bash-completion/completions/bloomlab\n"
+                     "./usr/share/man/man1/bloomlab.1\n");
+    free(files);
+
+    /* the example plugin builds against the installed header alone */
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd,
+             "PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig cc -std=c11 -Wall -Werror -shared -fPIC "
+             "$(PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig pkg-config --cflags bloomlab) "
+             "-o %s/example.so examples/plugin_hash.c",
+             dir, dir, dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "--version >/dev/null && %s/usr/bin/bloomlab sweep --n 100 --m 1000 --k 3 --trials 1 "
+                              "--queries 100 --quiet --hash plugin:%s/example.so:example_hash",
+             dir, dir);
+    cli_result r = run_cli(cmd);
+    cr_assert_eq(r.status, 0, "the installed binary with the plugin: %s", r.err);
+    cli_free(&r);
+    snprintf(cmd, sizeof cmd, "%s/example.so", dir);
+    unlink(cmd);
+
+    cr_assert_eq(make_in("uninstall", dir), 0, "make uninstall failed");
+    files = files_under(dir);
+    cr_assert_str_eq(files, "", "left behind by uninstall:\n%s", files);
+    free(files);
+    remove_tree(dir);
+}
+
+/* Every command, and every flag each command's --help names, is in the
+ * manual. */
+Test(install, the_manual_follows_every_help_text, .timeout = 120)
+{
+    char *dir = temp_dir();
+    char man[700], cmd[1400];
+    snprintf(man, sizeof man, "%s/bloomlab.1", dir);
+    snprintf(cmd, sizeof cmd, "sh scripts/manpage.sh %s > %s", bloomlab_path(), man);
+    cr_assert_eq(system(cmd), 0);
+    char *text = slurp(man);
+    cr_assert_not_null(text);
+    static const char *const COMMANDS[] = {"run", "sweep", "theory", "merge", "bench", "calc",
+                                           "demo", "list", "memory", "uniformity"};
+    for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
+        char section[64];
+        snprintf(section, sizeof section, ".SS %s\n", COMMANDS[i]);
+        cr_assert(strstr(text, section) != NULL, "no section for %s", COMMANDS[i]);
+        char args[64];
+        snprintf(args, sizeof args, "%s --help", COMMANDS[i]);
+        cli_result r = run_cli(args);
+        cr_assert_eq(r.status, 0);
+        for (char *p = r.out; (p = strstr(p, "--")) != NULL; p += 2) {
+            size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+            if (len < 4)
+                continue;
+            char flag[64];
+            snprintf(flag, sizeof flag, "%.*s", (int)len, p);
+            cr_assert(strstr(text, flag) != NULL, "%s: %s is not in the manual", COMMANDS[i], flag);
+        }
+        cli_free(&r);
+    }
+    free(text);
+    unlink(man);
+    remove_tree(dir);
+}
