@@ -1,4 +1,5 @@
 /* main.c -- bloomlab's entry point: find the subcommand and hand over. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,13 +37,24 @@ static void usage(FILE *out)
         fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
 }
 
+/* A command's status, made 1 when what it printed did not all reach
+ * standard output (a full disk, /dev/full): stdout is buffered, so the last
+ * of it is written only here, and a failed write must not pass for success. */
+static int finish_stdout(const char *command, int status)
+{
+    if ((fflush(stdout) == 0 && !ferror(stdout)) || status != 0) /* a failed command has said why */
+        return status;
+    fprintf(stderr, "bloomlab %s: cannot write standard output: %s\n", command, strerror(errno));
+    return 1;
+}
+
 /* The version, the git revision it was built from, and which loops run here. */
 static int print_version(void)
 {
     char level[160];
     printf("bloomlab %s (git %s)\nresults version %d\nvector level: %s\nloops: %s\n", BLOOMLAB_VERSION,
            bloomlab_git_rev, BLOOMLAB_RESULTS_VERSION, cpu_isa_describe(level, sizeof level), filter_ops_description());
-    return fflush(stdout) != 0 || ferror(stdout) ? (perror("bloomlab: --version: stdout"), 1) : 0;
+    return finish_stdout("--version", 0);
 }
 
 int main(int argc, char **argv)
@@ -58,7 +70,7 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return 0;
+        return finish_stdout("--help", 0);
     }
     char isa_err[160];
     if (cpu_isa_env_check(isa_err, sizeof isa_err) != 0) {
@@ -69,7 +81,7 @@ int main(int argc, char **argv)
         return print_version();
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)
-            return COMMANDS[i].run(argc - 1, argv + 1);
+            return finish_stdout(COMMANDS[i].name, COMMANDS[i].run(argc - 1, argv + 1));
     fprintf(stderr, "bloomlab: unknown command '%s' (bloomlab --help lists them)\n", argv[1]);
     return 2;
 }

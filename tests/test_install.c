@@ -102,3 +102,24 @@ Test(install, the_manual_follows_every_help_text, .timeout = 120)
     unlink(man);
     remove_tree(dir);
 }
+
+/* A full standard output is an error with a message, for every command
+ * that prints (stdout is flushed, and checked, as the command ends). */
+Test(install, a_full_stdout_is_an_error)
+{
+    static const char *const ARGS[] = {"calc --n 1e6 --p 0.01", "list", "demo", "theory --m 64 --n 1..3 --k 3",
+                                       "--version", "--help", "bench --help", "uniformity --help"};
+    char err_path[] = "/tmp/bloomlab-test-full-XXXXXX";
+    close(mkstemp(err_path));
+    for (size_t i = 0; i < sizeof ARGS / sizeof ARGS[0]; i++) {
+        char cmd[600];
+        snprintf(cmd, sizeof cmd, "%s %s >/dev/full 2>%s </dev/null", bloomlab_path(), ARGS[i], err_path);
+        int raw = system(cmd);
+        char *err = slurp(err_path);
+        cr_assert(WIFEXITED(raw) && WEXITSTATUS(raw) == 1, "bloomlab %s >/dev/full: status %d", ARGS[i], raw);
+        cr_assert_eq(count_lines(err), 1, "bloomlab %s: %s", ARGS[i], err);
+        cr_assert(strstr(err, "No space left on device") != NULL, "bloomlab %s: %s", ARGS[i], err);
+        free(err);
+    }
+    unlink(err_path);
+}
