@@ -28,12 +28,6 @@
 #define PRESENT_CHECK 10000
 #define ROW_MAX 2048
 
-const char SWEEP_HEADER[] =
-    "experiment,filter,hash,scheme,keys,m,n,k,bits_per_item,trials,queries,"
-    "false_positives,fpr,fpr_lo,fpr_hi,fpr_se,fpr_classic,fpr_exact,"
-    "fill,fill_sd,fill_expected,z,ns_insert,ns_query,"
-    "fpr_finite,fpr_approx,fill_sd_expected,k_opt,memory_bytes,measure,deletes,"
-    "present_queries,false_negatives,saturations,bad_deletes,seed,cell";
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -295,28 +289,13 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
               (unsigned long long)e->seed, index);
 }
 
-/* The field `from_end` places before the last of a row (0: the last).
- * Counted from the end: the names at the front may be quoted and hold
- * commas, the numbers at the back never do. */
-static const char *row_field_from_end(const char *row, int from_end)
-{
-    const char *p = row + strlen(row);
-    for (int commas = 0; p > row; p--)
-        if (p[-1] == ',' && commas++ == from_end)
-            return p;
-    return row;
-}
-
-#define COLUMNS_AFTER_FPR 24    /* fpr is column 13 of 37 */
-#define COLUMNS_AFTER_FPR_SE 21 /* fpr_se is column 16 */
-
 /* A cell whose every query said "probably" with no spread at all: the
  * filter told nothing (a constant hash, or a filter full to the brim), and
  * z is blank.  Flagged on stderr and in the CSV's metadata. */
 static int row_is_degenerate(const char *row)
 {
-    return strtod(row_field_from_end(row, COLUMNS_AFTER_FPR), NULL) == 1.0 &&
-           strtod(row_field_from_end(row, COLUMNS_AFTER_FPR_SE), NULL) == 0.0;
+    return strtod(row_field_from_end(row, COLUMN_FROM_END_FPR), NULL) == 1.0 &&
+           strtod(row_field_from_end(row, COLUMN_FROM_END_FPR_SE), NULL) == 0.0;
 }
 
 static void degenerate_note(const experiment *e, size_t index, char *out, size_t size)
