@@ -73,7 +73,7 @@ int inputs_fingerprint(const experiment *e, char hex[INPUTS_FINGERPRINT_SIZE], c
     add_u64(st, 's', e->seed);
     add_text(st, 'q', e->scale);
     int rc = 0;
-    if (e->path[0] != '\0')
+    if (e->path != NULL)
         rc = add_file(st, 'e', e->path, err, err_size);
     add_cells(st, e);
     for (size_t i = 0; i < e->keyset_count && rc == 0; i++) {

@@ -42,7 +42,8 @@ static int check_together(const shard *first, const shard *s, const shard *all, 
     }
     for (size_t j = 0; j < before; j++)
         if (all[j].index == s->index) {
-            cli_error("merge", "%s: shard %lu/%lu, like %s", s->path, s->index, s->count, all[j].path);
+            cli_error("merge", "%s: shard %lu/%lu is given twice (also %s)", s->path, s->index, s->count,
+                      all[j].path);
             return -1;
         }
     return 0;

@@ -71,8 +71,7 @@ int output_check(const char *path, char *why, size_t why_size)
     int ok = dir != NULL;
     int found = ok && stat(dir, &st) == 0, err = errno;
     if (ok && (!found || !S_ISDIR(st.st_mode))) {
-        snprintf(why, why_size, "cannot write %s: the directory %s %s", path, dir,
-                 found ? "is not a directory" : err == ENOENT ? "does not exist" : strerror(err));
+        snprintf(why, why_size, "cannot write %s: %s: %s", path, dir, strerror(found ? ENOTDIR : err));
         ok = 0;
     } else if (ok && access(dir, W_OK) != 0) {
         snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
