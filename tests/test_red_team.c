@@ -158,3 +158,181 @@ Test(red_team, merge_bounds_cells_and_names_truncation, .timeout = 60)
     cli_free(&r);
     remove_tree(s.dir);
 }
+
+/* ---- 2. experiment files read exactly ------------------------------------ */
+
+/* An experiment file of `text` in a fresh directory; runs it with -o there
+ * and expects the case. */
+static void expect_file_refused(const char *text, size_t len, int status, const char *pattern)
+{
+    char *dir = temp_dir();
+    char ini[600], args[2000];
+    snprintf(ini, sizeof ini, "%s/e.ini", dir);
+    FILE *f = fopen(ini, "wb");
+    cr_assert_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+    snprintf(args, sizeof args, "run %s -o %s/out.csv", ini, dir);
+    expect_case(dir, args, status, pattern);
+    remove_tree(dir);
+}
+
+#define REFUSED(text, pattern) expect_file_refused(text, sizeof text - 1, 2, pattern)
+
+/* head, then a line of `prefix` padded with 'x' to `len` characters (the
+ * prefix counted), then `rest`. */
+static char *padded(const char *head, const char *prefix, size_t len, const char *rest)
+{
+    size_t size = strlen(head) + len + strlen(rest) + 2;
+    char *text = malloc(size);
+    size_t used = (size_t)sprintf(text, "%s%s", head, prefix);
+    while (used < strlen(head) + len)
+        text[used++] = 'x';
+    sprintf(text + used, "%s", rest);
+    return text;
+}
+
+Test(red_team, long_lines_are_refused_at_their_real_line, .timeout = 60)
+{
+    /* inih cut this after 199 bytes and read "queries = 7" as a key */
+    char *text = padded("[experiment]\n", "description = ", 198, "queries = 7\n[g]\nm = 1000\nn = 10\n");
+    expect_file_refused(text, strlen(text), 2, "e.ini:2: the line is 209 characters long; lines are read up to 198");
+    free(text);
+    /* a 100 KB key on line 3, and a parenthesis in a long description */
+    text = padded("[experiment]\nseed = 1\n", "", 100000, " = 3\n[g]\nm = 1000\nn = 10\n");
+    expect_file_refused(text, strlen(text), 2, "e.ini:3: the line is 100004 characters long");
+    free(text);
+    text = padded("[g]\nm = 1000\nn = 10\n", "description = (", 250, ")\n");
+    expect_file_refused(text, strlen(text), 2, "e.ini:4: the line is 251 characters long");
+    free(text);
+    /* 198 characters is read whole, and the value is what was written */
+    char *dir = temp_dir(), ini[600], args[2000];
+    snprintf(ini, sizeof ini, "%s/e.ini", dir);
+    text = padded("[experiment]\n", "description = ", 198, "\n[g]\nm = 1000\nn = 10\ntrials = 1\nqueries = 3\n");
+    write_text(ini, text);
+    free(text);
+    snprintf(args, sizeof args, "run %s -o %s/out.csv --quiet", ini, dir);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    remove_tree(dir);
+}
+
+Test(red_team, names_bytes_and_directories, .timeout = 60)
+{
+    /* a name of 128 characters (was cut to 127), from the key or the file */
+    char *text = padded("[experiment]\n", "name = ", 7 + 128, "\n[g]\nm = 1000\nn = 10\n");
+    expect_file_refused(text, strlen(text), 2, "e.ini:2: name = 'xxxxxxxx");
+    free(text);
+    char *dir = temp_dir(), ini[800], args[2000];
+    snprintf(ini, sizeof ini, "%s/%0128d.ini", dir, 0);
+    write_text(ini, "[g]\nm = 1000\nn = 10\n");
+    snprintf(args, sizeof args, "run %s -o %s/out.csv", ini, dir);
+    expect_case(dir, args, 2, "the experiment's name ('0000");
+    /* a section name inih would cut at 49 characters */
+    text = padded("", "[", 1 + 50, "]\nm = 1000\nn = 10\n");
+    expect_file_refused(text, strlen(text), 2, "e.ini:1: a section name of 50 characters; the limit is 49");
+    free(text);
+    /* control bytes and NUL: escaped in the message, refused in the line */
+    REFUSED("[g]\nm\001x = 3\n", "e.ini:2: unknown key 'm\\x01x'");
+    expect_file_refused("[g]\nm = 1000\0 n = 5\n", 20, 2, "e.ini:2: a NUL byte in the line");
+    /* a directory is not an empty experiment ("no n given") */
+    snprintf(args, sizeof args, "run %s -o %s/out.csv", dir, dir);
+    expect_case(dir, args, 2, "is a directory, not an experiment file");
+    remove_tree(dir);
+}
+
+/* ---- 3. CSV that every reader parses --------------------------------------- */
+
+/* Every row of every CSV file given has the header's field count by
+ * Python's csv module (Debian's /usr/bin/python3), '#' lines aside. */
+static void python_csv_check(const char *paths)
+{
+    char cmd[4000];
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 -c 'import csv, sys\n"
+             "for p in sys.argv[1:]:\n"
+             "    rows = list(csv.reader(l for l in open(p, newline=\"\") if not l.startswith(\"#\")))\n"
+             "    counts = set(len(r) for r in rows)\n"
+             "    assert len(rows) > 1 and counts == {len(rows[0])}, (p, counts)\n' %s",
+             paths);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+Test(red_team, names_with_commas_and_quotes_are_quoted, .timeout = 60)
+{
+    char *dir = temp_dir(), ini[600], args[2000], out[700];
+    snprintf(ini, sizeof ini, "%s/e.ini", dir);
+    snprintf(out, sizeof out, "%s/out.csv", dir);
+    write_text(ini, "[experiment]\nname = a,\"b\"\n[s,\"x\"]\nm = 1000\nn = 10\ntrials = 1\nqueries = 10\nk = 1..2\n");
+    snprintf(args, sizeof args, "run %s -o %s --quiet", ini, out);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    python_csv_check(out);
+    char *text = slurp(out);
+    cr_assert(strstr(text, "\n\"a,\"\"b\"\"\",standard,") != NULL, "%s", text);
+    free(text);
+    /* merge reads the quoted rows back */
+    for (int i = 1; i <= 2; i++) {
+        snprintf(args, sizeof args, "run %s -o %s/s%d.csv --shard %d/2 --quiet", ini, dir, i, i);
+        cr_assert_eq(run_cli(args).status, 0);
+    }
+    snprintf(args, sizeof args, "merge -o %s/m.csv %s/s1.csv %s/s2.csv", dir, dir, dir);
+    r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    remove_tree(dir);
+}
+
+Test(red_team, control_bytes_never_split_a_line, .timeout = 60)
+{
+    char *dir = temp_dir(), args[2000];
+    /* a newline in a words: path is refused (names go into the CSV) */
+    snprintf(args, sizeof args, "sweep --keys 'words:%s/a\nb' --n 2 --m 100 -o %s/out.csv", dir, dir);
+    expect_case(dir, args, 2, "has a control character (names go into the CSV)");
+    /* a newline in the output path reaches the # command: line escaped */
+    snprintf(args, sizeof args, "sweep --n 10 --m 100 --trials 1 --queries 10 --quiet -o '%s/a\nb.csv'", dir);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    char path[700];
+    snprintf(path, sizeof path, "%s/a\nb.csv", dir);
+    char *text = slurp(path);
+    cr_assert_not_null(text);
+    cr_assert(strstr(text, "/a\\x0ab.csv") != NULL, "%s", text);
+    for (const char *line = text; *line; line = strchr(line, '\n') + 1) {
+        if (strncmp(line, "experiment,", 11) == 0)
+            break;
+        cr_assert_eq(line[0], '#', "a metadata line was split: %s", text);
+    }
+    free(text);
+    remove_tree(dir);
+}
+
+/* Every CSV the sweep and the bench write: all layouts, schemes, key sets
+ * and measures of a sweep, and a small bench. */
+Test(red_team, python_reads_every_csv_the_sweep_and_bench_write, .timeout = 120)
+{
+    char *dir = temp_dir(), args[2000];
+    snprintf(args, sizeof args,
+             "sweep --filter standard,counting,partitioned,blocked512,register64 --scheme double,ideal,enhanced "
+             "--keys random64,urls,words --n 500 --bits-per-item 10 --trials 2 --queries 500 --quiet -o %s/a.csv",
+             dir);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    snprintf(args, sizeof args,
+             "sweep --filter splitblock,counting --k 8 --measure delete --deletes 100 --n 500 --m 8192 "
+             "--trials 2 --queries 500 --quiet -o %s/b.csv", dir);
+    r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    snprintf(args, sizeof args, "bench --max-bytes 64K --ops 2e4 --quiet -o %s/bench.csv", dir);
+    r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    char paths[2200];
+    snprintf(paths, sizeof paths, "%s/a.csv %s/b.csv %s/bench.csv", dir, dir, dir);
+    python_csv_check(paths);
+    remove_tree(dir);
+}
