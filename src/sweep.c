@@ -537,15 +537,10 @@ static int lock_output(const char *output, run_files *f, int retries)
     return 0;
 }
 
-/* Check the output and take its lock before any cell runs: 0, or the exit
- * status after one line. */
+/* Name the output's siblings and take its lock before any cell runs: 0,
+ * or the exit status after one line. */
 static int prepare_output(const sweep_options *opt, run_files *f)
 {
-    char why[8192];
-    if (output_check(opt->output, why, sizeof why) != 0) {
-        cli_error("run", "-o: %s", why);
-        return 2;
-    }
     f->real = output_resolve(opt->output);
     f->lock = f->real ? output_sibling(f->real, "", ".lock") : NULL;
     f->journal = f->real ? output_sibling(f->real, ".", ".partial") : NULL;
@@ -630,19 +625,18 @@ static long open_journal(const run_files *f, const char *inputs, int resume, cha
     return (long)resumed;
 }
 
-/* Append a finished cell to the journal, on disk before the next starts. */
-static int journal_append(FILE *journal, const char *path, size_t index, const char *row)
+/* Append a finished cell to the journal, on disk before the next starts:
+ * 0, or the errno of the failure. */
+static int journal_append(FILE *journal, size_t index, const char *row)
 {
-    if (fprintf(journal, "%zu\t%s\n", index, row) < 0 || fflush(journal) != 0 || fsync(fileno(journal)) != 0) {
-        cli_error("run", "cannot write the journal %s: %s", path, strerror(errno));
-        return -1;
-    }
+    if (fprintf(journal, "%zu\t%s\n", index, row) < 0 || fflush(journal) != 0 || fsync(fileno(journal)) != 0)
+        return errno ? errno : EIO;
     return 0;
 }
 
 int sweep_run(const experiment *e, const sweep_options *opt)
 {
-    char inputs[INPUTS_FINGERPRINT_SIZE], why[1024];
+    char inputs[INPUTS_FINGERPRINT_SIZE], why[8192];
     if (inputs_fingerprint(e, inputs, why, sizeof why) != 0) {
         cli_error("run", "%s", why);
         return 2;
@@ -650,6 +644,10 @@ int sweep_run(const experiment *e, const sweep_options *opt)
     if (check_memory(e, opt) != 0)
         return 2;
     run_files files = {NULL, NULL, NULL, -1};
+    if (opt->output != NULL && output_check(opt->output, why, sizeof why) != 0) {
+        cli_error("run", "-o: %s", why);
+        return 2;
+    }
     /* -o /dev/null, a FIFO ...: written straight through, with no journal
      * or lock beside it (that would put files into /dev). */
     struct stat target;
@@ -660,9 +658,6 @@ int sweep_run(const experiment *e, const sweep_options *opt)
             run_files_free(&files);
             return rc;
         }
-    } else if (opt->output != NULL && opt->output[0] == '\0') {
-        cli_error("run", "-o: the output file name is empty");
-        return 2;
     }
     install_signals();
     char **rows = calloc(e->count, sizeof *rows);
@@ -700,8 +695,12 @@ int sweep_run(const experiment *e, const sweep_options *opt)
             char row[ROW_MAX];
             format_row(e, c, i, r, row, sizeof row);
             rows[i] = strdup(row);
-            if (journal != NULL && journal_append(journal, files.journal, i, row) != 0)
+            int failed = journal != NULL ? journal_append(journal, i, row) : 0;
+            if (failed != 0) {
+                progress_end(&line);
+                cli_error("run", "cannot write the journal %s: %s", files.journal, strerror(failed));
                 status = 1;
+            }
             if (row_is_degenerate(row)) {
                 char note[HASH_NAME_MAX + 256];
                 degenerate_note(e, i, note, sizeof note);
@@ -710,7 +709,8 @@ int sweep_run(const experiment *e, const sweep_options *opt)
             }
             done_cells++;
             queries_done += (double)c->queries * (double)c->trials;
-            progress(&line, done_cells, mine, queries_done, started);
+            if (status == 0)
+                progress(&line, done_cells, mine, queries_done, started);
         }
         free(r);
     }

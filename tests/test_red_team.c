@@ -336,3 +336,214 @@ Test(red_team, python_reads_every_csv_the_sweep_and_bench_write, .timeout = 120)
     python_csv_check(paths);
     remove_tree(dir);
 }
+
+/* ---- 4. fail before the work, with the right reason ------------------------ */
+
+Test(red_team, refused_before_the_first_cell, .timeout = 60)
+{
+    char *dir = temp_dir(), args[2000], cmd[6000];
+    /* -o "" ran every cell, then failed and left ..partial behind */
+    snprintf(cmd, sizeof cmd, "%s sweep --n 10 --m 100 -o '' 2>err.txt; test $? -eq 2", bloomlab_abs());
+    cr_assert_eq(shell_in(dir, cmd), 0);
+    char err_path[700];
+    snprintf(err_path, sizeof err_path, "%s/err.txt", dir);
+    char *err = slurp(err_path);
+    cr_assert(strstr(err, "-o: the output file name is empty") != NULL, "%s", err);
+    free(err);
+    unlink(err_path);
+    char *listing = dir_snapshot(dir);
+    cr_assert_str_eq(listing, "", "left behind: %s", listing);
+    free(listing);
+    /* 1e9 trials: the trial records, not "a filter of 64 bytes" */
+    snprintf(args, sizeof args, "sweep --n 1 --m 100 --trials 1e9 --queries 1 -o %s/out.csv", dir);
+    expect_case(dir, args, 2, "trials = 1000000000 needs 72 GB of per-trial records");
+    /* wraparound: 4294967297/4294967298 ran as 1/2 */
+    snprintf(args, sizeof args, "sweep --n 10 --m 100 --shard 4294967297/4294967298 -o %s/out.csv", dir);
+    expect_case(dir, args, 2, "--shard: '4294967297/4294967298' is not I/N with 1 <= I <= N <= 4294967295");
+    /* the memory sentence says what the limit is */
+    snprintf(args, sizeof args, "sweep --n 10 --m 2^40 --trials 1 -o %s/out.csv", dir);
+    expect_case(dir, args, 2, "GB of filter memory (1 filter at once); a run may use 90% of this machine's");
+    /* an output into a directory, into a missing directory, into a file */
+    snprintf(args, sizeof args, "sweep --n 10 --m 100 -o %s", dir);
+    expect_case(dir, args, 2, "is a directory");
+    snprintf(args, sizeof args, "sweep --n 10 --m 100 -o %s/none/out.csv", dir);
+    expect_case(dir, args, 2, "No such file or directory");
+    snprintf(args, sizeof args, "merge -o '' %s/x.csv", dir);
+    expect_case(dir, args, 2, "the output file name is empty");
+    snprintf(args, sizeof args, "uniformity -o %s/none/u.csv", dir);
+    expect_case(dir, args, 2, "No such file or directory");
+    remove_tree(dir);
+    /* theory runs no trials: no limit on inserts */
+    cli_result r = run_cli("theory --m 1e15 --n 1e12");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "\n1000000000000000,1000000000000,") != NULL, "%s", r.out);
+    cli_free(&r);
+}
+
+/* ---- 5. locks and journals that hold ---------------------------------------- */
+
+Test(red_team, a_symlinked_output_shares_its_targets_lock, .timeout = 60)
+{
+    char *dir = temp_dir(), ini[600], args[2000], path[700];
+    snprintf(ini, sizeof ini, "%s/e.ini", dir);
+    write_text(ini, SMALL);
+    cr_assert_eq(shell_in(dir, "mkdir real && ln -s real/target.csv link.csv"), 0);
+    /* another run holds the target's lock */
+    snprintf(path, sizeof path, "%s/real/target.csv.lock", dir);
+    int fd = open(path, O_RDWR | O_CREAT, 0644);
+    cr_assert(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0);
+    snprintf(args, sizeof args, "run %s -o %s/link.csv", ini, dir);
+    expect_case(dir, args, 2, "is being written by another run (lock ");
+    close(fd);
+    unlink(path);
+    /* free: the link stays a link, the target gets the CSV */
+    snprintf(args, sizeof args, "run %s -o %s/link.csv --quiet", ini, dir);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    cr_assert_eq(shell_in(dir, "test -L link.csv && grep -q '^e,standard' real/target.csv"), 0);
+    char *listing = dir_snapshot(dir);
+    cr_assert(strstr(listing, ".partial") == NULL && strstr(listing, ".lock") == NULL, "%s", listing);
+    free(listing);
+    remove_tree(dir);
+}
+
+Test(red_team, long_output_names_never_collide)
+{
+    char base[400], dir[40] = "/d/";
+    memset(base, 'o', 300);
+    strcpy(base + 300, ".csv");
+    char path[500];
+    snprintf(path, sizeof path, "%s%s", dir, base);
+    char *lock = output_sibling(path, "", ".lock"), *journal = output_sibling(path, ".", ".partial"),
+         *tmp = output_sibling(path, "", ".tmp.123");
+    cr_assert(strcmp(lock, journal) != 0 && strcmp(lock, tmp) != 0 && strcmp(journal, tmp) != 0);
+    cr_assert(strlen(strrchr(lock, '/') + 1) <= NAME_MAX && strlen(strrchr(journal, '/') + 1) <= NAME_MAX);
+    cr_assert(strncmp(journal, "/d/.", 4) == 0 && strcmp(lock + strlen(lock) - 5, ".lock") == 0, "%s", lock);
+    /* another long name of the same first characters gets other siblings */
+    base[299] = 'p';
+    snprintf(path, sizeof path, "%s%s", dir, base);
+    char *lock2 = output_sibling(path, "", ".lock");
+    cr_assert_str_neq(lock, lock2);
+    free(lock);
+    free(lock2);
+    free(journal);
+    free(tmp);
+}
+
+/* A journal of one run's rows, as an interrupted run leaves it: its inputs
+ * fingerprint, then "INDEX\tROW" lines. */
+static void forge_journal(const char *csv_path, const char *journal_path)
+{
+    char *text = slurp(csv_path), *inputs = meta_value(text, "inputs");
+    FILE *f = fopen(journal_path, "w");
+    fprintf(f, "# fingerprint: %s\n", inputs);
+    int index = 0;
+    for (char *line = strstr(text, "\nexperiment,") + 1; (line = strchr(line, '\n')) && line[1]; index++) {
+        line++;
+        fprintf(f, "%d\t%.*s\n", index, (int)strcspn(line, "\n"), line);
+    }
+    fclose(f);
+    free(text);
+    free(inputs);
+}
+
+Test(red_team, resume_fingerprints_the_contents_of_every_input, .timeout = 60)
+{
+    char *dir = temp_dir(), args[3000], out[700], journal[700], words[700], so[700];
+    snprintf(out, sizeof out, "%s/out.csv", dir);
+    snprintf(journal, sizeof journal, "%s/.out.csv.partial", dir);
+    snprintf(words, sizeof words, "%s/w.txt", dir);
+    write_text(words, "alpha\nbeta\ngamma\ndelta\nepsilon\nzeta\neta\ntheta\n");
+    snprintf(args, sizeof args, "sweep --keys words:%s --n 3 --queries 4 --m 64 --k 1..3 --trials 1 -o %s", words, out);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    /* the same file: the run resumes from the journal */
+    forge_journal(out, journal);
+    r = run_cli(args);
+    cr_assert(r.status == 0 && strstr(r.err, "resuming: 3 finished cells") != NULL, "%s", r.err);
+    cli_free(&r);
+    char *first = slurp(out);
+    /* the same name, other words: the journal is not used */
+    forge_journal(out, journal);
+    write_text(words, "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n");
+    r = run_cli(args);
+    cr_assert(r.status == 0 && strstr(r.err, "resuming") == NULL, "%s", r.err);
+    cli_free(&r);
+    char *second = slurp(out), *a = meta_value(first, "inputs"), *b = meta_value(second, "inputs");
+    cr_assert_str_neq(a, b);
+    cr_assert(strstr(second, "alpha") == NULL);
+    free(first);
+    free(second);
+    free(a);
+    free(b);
+    /* a plugin library's bytes are an input too */
+    snprintf(so, sizeof so, "%s/p.so", dir);
+    char copy[1600];
+    snprintf(copy, sizeof copy, "cp build/plugin_example.so %s", so);
+    cr_assert_eq(system(copy), 0);
+    snprintf(args, sizeof args, "sweep --hash plugin:%s:example_hash --n 10 --m 100 --trials 1 --queries 10 --quiet", so);
+    r = run_cli(args);
+    a = meta_value(r.out, "inputs");
+    cli_free(&r);
+    snprintf(copy, sizeof copy, "printf 'x' >> %s", so);
+    cr_assert_eq(system(copy), 0);
+    r = run_cli(args);
+    b = meta_value(r.out, "inputs");
+    cr_assert(r.status == 0 && strlen(a) == 32 && strcmp(a, b) != 0, "%s %s %s", a, b, r.err);
+    cli_free(&r);
+    free(a);
+    free(b);
+    remove_tree(dir);
+}
+
+/* On a terminal (script(1) gives one), a failure mid-run starts its own
+ * line instead of trailing the progress line. */
+Test(red_team, errors_start_a_line_after_the_progress_line, .timeout = 120)
+{
+    char *dir = temp_dir(), ini[600], cmd[6000], log[700];
+    snprintf(ini, sizeof ini, "%s/e.ini", dir);
+    write_text(ini, "[g]\nbits_per_item = 8\nn = 2000\nk = 1..30\ntrials = 2\nqueries = 2000\n");
+    snprintf(log, sizeof log, "%s/log.txt", dir);
+    snprintf(cmd, sizeof cmd, "script -qec \"sh -c 'ulimit -f 2; exec %s run e.ini -o out.csv --threads 1'\" log.txt >/dev/null 2>&1",
+             bloomlab_abs());
+    shell_in(dir, cmd);
+    char *text = slurp(log);
+    cr_assert_not_null(text);
+    const char *error = strstr(text, "bloomlab run: cannot write the journal");
+    cr_assert_not_null(error, "%s", text);
+    cr_assert(error > text && error[-1] == '\n', "the error trails another line: %s", text);
+    free(text);
+    remove_tree(dir);
+}
+
+/* ---- 6. plugins ------------------------------------------------------------- */
+
+Test(red_team, a_constant_hash_is_flagged_and_a_data_symbol_refused, .timeout = 60)
+{
+    char *dir = temp_dir(), so[700], args[3000], out[700];
+    snprintf(so, sizeof so, "%s/c.so", dir);
+    snprintf(out, sizeof out, "%s/out.csv", dir);
+    build_plugin(so, "#include <stdint.h>\n#include <stddef.h>\n"
+                     "uint64_t constant(const void *k, size_t n, uint64_t s) { (void)k; (void)n; (void)s; return 42; }\n"
+                     "const uint64_t table[4] = {1, 2, 3, 4};\n");
+    snprintf(args, sizeof args, "sweep --hash plugin:%s:constant --n 100 --m 1000 --k 3 --trials 2 --queries 100 -o %s", so, out);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "warning: cell 0 (standard, hash plugin:") != NULL &&
+                  strstr(r.err, "every query answered \"probably\" (fpr = 1, se = 0)") != NULL, "%s", r.err);
+    cli_free(&r);
+    char *text = slurp(out);
+    cr_assert(strstr(text, "\n# degenerate: cell 0 (standard, hash plugin:") != NULL, "%s", text);
+    free(text);
+    /* uniformity rejects it, and says so with its exit status */
+    snprintf(args, sizeof args, "uniformity --hash plugin:%s:constant --m 64 --n 1000", so);
+    r = run_cli(args);
+    cr_assert(r.status == 1 && strstr(r.err, "1 row rejected (first: plugin:") != NULL, "%d %s", r.status, r.err);
+    cli_free(&r);
+    /* a data symbol was called, and crashed */
+    snprintf(args, sizeof args, "sweep --hash plugin:%s:table --n 100 --m 1000 -o %s", so, out);
+    expect_case(dir, args, 2, "'table' in ");
+    remove_tree(dir);
+}
