@@ -14,6 +14,8 @@
 #include <xxhash.h>
 #include <zlib.h>
 
+#include "guard.h"
+
 #define FNV32_OFFSET 2166136261u
 #define FNV32_PRIME 16777619u
 #define FNV64_OFFSET 14695981039346656037ULL
@@ -205,7 +207,13 @@ static int plugin_resolve(const char *spec, hasher *out, char *err, size_t err_s
         return -1;
     /* the messages name the file as the user gave it */
     const char *file = strncmp(file_arg, "./", 2) == 0 && strncmp(spec + 7, "./", 2) != 0 ? file_arg + 2 : file_arg;
+    /* its constructors run inside dlopen: a crash or exit() there is named */
+    char doing[HASH_NAME_MAX + 64];
+    snprintf(doing, sizeof doing, "the constructor of the hash plugin %s", file);
+    guard_install();
+    guard_set(doing, NULL, NULL);
     void *lib = dlopen(file_arg, RTLD_NOW | RTLD_LOCAL);
+    guard_clear();
     if (lib == NULL) {
         const char *why = dlerror();
         snprintf(err, err_size, "hash '%s': cannot load %s: %s", spec, file, why ? why : "unknown error");

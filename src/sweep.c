@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "fingerprint.h"
+#include "guard.h"
 #include "output.h"
 #include "stats.h"
 #include "text.h"
@@ -35,6 +36,7 @@ static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
+    guard_deadline(); /* a plugin call that hangs never looks at `interrupted` */
 }
 
 typedef struct {
@@ -634,6 +636,22 @@ static int journal_append(FILE *journal, size_t index, const char *row)
     return 0;
 }
 
+/* Tell the guard what runs now, for the one line it writes if a plugin
+ * takes the process down (guard.h). */
+static void guard_cell(const experiment *e, size_t index, const run_files *f, int journalled, size_t done)
+{
+    const cell *c = &e->cells[index];
+    char doing[HASH_NAME_MAX + 128], kept[1100], shown[960];
+    snprintf(doing, sizeof doing, "cell %zu (%s, hash %s)", index, layout_name(c->layout), cell_hash_name(e, c));
+    if (journalled) {
+        text_printable(f->journal, shown, sizeof shown);
+        snprintf(kept, sizeof kept, "%zu finished cells are kept in %s", done, shown);
+    } else {
+        snprintf(kept, sizeof kept, "%zu cells had finished (no journal: not writing a file)", done);
+    }
+    guard_set(doing, f->lock_fd >= 0 ? f->lock : NULL, kept);
+}
+
 int sweep_run(const experiment *e, const sweep_options *opt)
 {
     char inputs[INPUTS_FINGERPRINT_SIZE], why[8192];
@@ -682,6 +700,7 @@ int sweep_run(const experiment *e, const sweep_options *opt)
         if (!in_shard(i, opt) || rows[i] != NULL)
             continue;
         const cell *c = &e->cells[i];
+        guard_cell(e, i, &files, journal != NULL, done_cells);
         trial_result *r = calloc(c->trials, sizeof *r);
         int rc = r ? run_cell(e, c, opt->threads, r) : -1;
         if (rc < 0) {
@@ -714,6 +733,7 @@ int sweep_run(const experiment *e, const sweep_options *opt)
         }
         free(r);
     }
+    guard_clear();
     progress_end(&line);
     if (status == 130)
         fprintf(stderr, "bloomlab: interrupted: %zu of %zu cells finished%s%s\n", done_cells, mine,

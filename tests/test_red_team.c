@@ -547,3 +547,79 @@ Test(red_team, a_constant_hash_is_flagged_and_a_data_symbol_refused, .timeout = 
     expect_case(dir, args, 2, "'table' in ");
     remove_tree(dir);
 }
+
+/* A plugin that goes wrong after `calls` calls (in the third cell or so,
+ * when called 1000 times), in each way the issue lists. */
+static const char BAD_PLUGIN[] =
+    "#include <stdint.h>\n#include <stddef.h>\n#include <stdlib.h>\n#include <unistd.h>\n"
+    "static unsigned long calls;\n"
+    "static int late(void) { return ++calls > 1000; }\n"
+    "uint64_t segv(const void *k, size_t n, uint64_t s) { (void)k; (void)n; return late() ? *(volatile uint64_t *)(uintptr_t)8 : (s + calls) * 0x9E3779B97F4A7C15ULL; }\n"
+    "uint64_t aborts(const void *k, size_t n, uint64_t s) { (void)k; (void)n; if (late()) abort(); return (s + calls) * 0x9E3779B97F4A7C15ULL; }\n"
+    "uint64_t exits(const void *k, size_t n, uint64_t s) { (void)k; (void)n; if (late()) exit(0); return (s + calls) * 0x9E3779B97F4A7C15ULL; }\n"
+    "uint64_t hangs(const void *k, size_t n, uint64_t s) { (void)k; (void)n; while (late()) pause(); return (s + calls) * 0x9E3779B97F4A7C15ULL; }\n";
+
+/* The lines of stderr that bloomlab wrote: sh adds its own "Segmentation
+ * fault" or "Aborted" for a child killed by a signal. */
+static int bloomlab_lines(const char *err)
+{
+    int n = 0;
+    for (const char *line = err; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line))
+        n += strncmp(line, "bloomlab", 8) == 0;
+    return n;
+}
+
+/* Run the bad plugin's `symbol` over 5 cells into DIR/out.csv: the exit
+ * status, one line naming the plugin and `what`, the journal kept with the
+ * finished cells the line names, no lock left. */
+static void expect_plugin_failure(const char *dir, const char *so, const char *symbol, int status, const char *what)
+{
+    char cmd[6000], path[800];
+    /* the hang is ended by SIGTERM a second in, as a batch system would */
+    snprintf(cmd, sizeof cmd,
+             "{ %s sweep --hash plugin:%s:%s --n 100 --m 1000 --k 1..5 --trials 1 --queries 100 --threads 1 -o out.csv%s; } 2>err.txt",
+             bloomlab_abs(), so, symbol, strcmp(symbol, "hangs") == 0 ? " & sleep 1; kill -TERM $!; wait $!" : "");
+    int got = shell_in(dir, cmd);
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    char *err = slurp(path);
+    unlink(path);
+    cr_assert_eq(got, status, "%s: status %d: %s", symbol, got, err);
+    cr_assert_eq(bloomlab_lines(err), 1, "%s", err);
+    cr_assert(strstr(err, what) != NULL && strstr(err, symbol) != NULL, "%s", err);
+    const char *kept = strstr(err, " finished cells are kept in .out.csv.partial");
+    cr_assert_not_null(kept, "%s", err);
+    long finished = strtol(strrchr(err, ';') + 2, NULL, 10);
+    snprintf(path, sizeof path, "%s/.out.csv.partial", dir);
+    char *journal = slurp(path);
+    cr_assert_not_null(journal, "the journal was not kept");
+    cr_assert(finished >= 1 && count_lines(journal) == finished + 1, "%ld cells: %s", finished, journal);
+    free(journal);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/out.csv.lock", dir);
+    cr_assert(!file_exists(path), "the lock was left");
+    free(err);
+}
+
+Test(red_team, a_failing_plugin_is_named_and_its_cells_kept, .timeout = 120)
+{
+    char *dir = temp_dir(), so[700], args[2000];
+    snprintf(so, sizeof so, "%s/bad.so", dir);
+    build_plugin(so, BAD_PLUGIN);
+    expect_plugin_failure(dir, so, "segv", 139, "crashed (SIGSEGV, a bad memory access) in cell ");
+    expect_plugin_failure(dir, so, "aborts", 134, "aborted (SIGABRT) in cell ");
+    expect_plugin_failure(dir, so, "exits", 1, "exit() was called in cell ");
+    /* SIGTERM while a plugin call hangs: honoured within half a second */
+    expect_plugin_failure(dir, so, "hangs", 130, "did not stop within half a second");
+    /* a constructor that aborts, while the plugin is loaded */
+    snprintf(so, sizeof so, "%s/ctor.so", dir);
+    build_plugin(so, "#include <stdlib.h>\n#include <stdint.h>\n#include <stddef.h>\n"
+                     "__attribute__((constructor)) static void boom(void) { abort(); }\n"
+                     "uint64_t f(const void *k, size_t n, uint64_t s) { (void)k; (void)n; return s; }\n");
+    snprintf(args, sizeof args, "sweep --hash plugin:%s:f --n 10 --m 100 -o %s/out.csv", so, dir);
+    cli_result r = run_cli(args);
+    cr_assert(r.status == 134 && strstr(r.err, "aborted (SIGABRT) in the constructor of the hash plugin") != NULL,
+              "%d %s", r.status, r.err);
+    cr_assert_eq(bloomlab_lines(r.err), 1, "%s", r.err);
+    cli_free(&r);
+    remove_tree(dir);
+}

@@ -27,7 +27,7 @@ FUZZ_LIBS     = $(shell pkg-config --libs $(PKGS)) -lz -lm -ldl
 # What each harness links: the module under test and what it calls.
 PARSE_SRC    := src/numbers.c
 EXP_SRC      := src/experiment.c src/numbers.c src/keys.c src/hashes.c src/filters.c \
-                src/schemes.c src/pcg.c src/theory.c src/text.c \
+                src/schemes.c src/pcg.c src/theory.c src/text.c src/guard.c \
                 $(FUZZ_DIR)/avx512.o
 SWEEP_SRC    := $(EXP_SRC) src/run.c src/cli.c
 SHARD_SRC    := src/shard.c src/schema.c src/text.c
