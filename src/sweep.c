@@ -473,8 +473,8 @@ static int check_memory(const experiment *e, const sweep_options *opt)
             continue;
         if (record_bytes > filter_bytes)
             fprintf(stderr,
-                    "bloomlab: %s: trials = %llu needs %.3g GB of per-trial records (%zu bytes each) besides %.3g GB of filters; a run may use %.0f%% of this machine's %.3g GB, %.3g GB\n",
-                    c->where, (unsigned long long)c->trials, record_bytes / 1e9, sizeof(trial_result),
+                    "bloomlab: the cell of m = %llu at %s: trials = %llu needs %.3g GB of per-trial records (%zu bytes each) besides %.3g GB of filters; a run may use %.0f%% of this machine's %.3g GB, %.3g GB\n",
+                    (unsigned long long)c->m, c->where, (unsigned long long)c->trials, record_bytes / 1e9, sizeof(trial_result),
                     filter_bytes / 1e9, 100 * MEMORY_SHARE, ram / 1e9, limit / 1e9);
         else
             fprintf(stderr,
