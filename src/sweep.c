@@ -328,9 +328,11 @@ static int journal_line_whole(char *line, size_t *index)
 /* Rows already in the journal; returns how many were loaded, and in
  * *whole_bytes the length of its whole lines, where a resumed run goes on
  * writing (a kill can tear the last line: it is cut off, not continued). */
-static size_t journal_load(const char *path, const char *print, char **rows, size_t count, long *whole_bytes)
+static size_t journal_load(const char *path, const char *print, char **rows, size_t count, long *whole_bytes,
+                           int *stale)
 {
     *whole_bytes = 0;
+    *stale = 0;
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return 0;
@@ -340,7 +342,8 @@ static size_t journal_load(const char *path, const char *print, char **rows, siz
     snprintf(want, sizeof want, "# fingerprint: %s\n", print);
     if (fgets(line, sizeof line, f) == NULL || strcmp(line, want) != 0) {
         fclose(f);
-        return 0; /* another experiment's journal: start afresh */
+        *stale = 1;
+        return 0; /* a journal of other inputs: start afresh */
     }
     *whole_bytes = ftell(f);
     size_t index;
@@ -607,11 +610,15 @@ static void install_signals(void)
 /* The journal, opened for appending after the rows it already holds (when
  * it is of the same inputs), or started afresh.  Returns the number of rows
  * resumed, or -1 after one line when it cannot be written. */
-static long open_journal(const run_files *f, const char *inputs, int resume, char **rows, size_t count,
-                         FILE **journal)
+static long open_journal(const run_files *f, const char *inputs, const sweep_options *opt, char **rows,
+                         size_t count, FILE **journal)
 {
     long whole_bytes = 0;
-    size_t resumed = resume ? journal_load(f->journal, inputs, rows, count, &whole_bytes) : 0;
+    int stale = 0;
+    size_t resumed = opt->resume ? journal_load(f->journal, inputs, rows, count, &whole_bytes, &stale) : 0;
+    if (stale && !opt->quiet)
+        cli_error("run", "%s holds cells of other inputs (the experiment file, a key file or a plugin changed): starting afresh",
+                  f->journal);
     if (resumed && truncate(f->journal, whole_bytes) != 0) {
         for (size_t i = 0; i < count; i++) { /* cannot cut a torn line off: start afresh */
             free(rows[i]);
@@ -682,7 +689,7 @@ int sweep_run(const experiment *e, const sweep_options *opt)
     FILE *journal = NULL;
     int status = 0;
     progress_line line = {!opt->quiet && isatty(STDERR_FILENO), 0};
-    long resumed = keeps_journal ? open_journal(&files, inputs, opt->resume, rows, e->count, &journal) : 0;
+    long resumed = keeps_journal ? open_journal(&files, inputs, opt, rows, e->count, &journal) : 0;
     if (resumed < 0) {
         status = 2; /* nothing has run: nothing could be kept */
         goto done;

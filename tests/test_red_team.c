@@ -470,6 +470,7 @@ Test(red_team, resume_fingerprints_the_contents_of_every_input, .timeout = 60)
     write_text(words, "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n");
     r = run_cli(args);
     cr_assert(r.status == 0 && strstr(r.err, "resuming") == NULL, "%s", r.err);
+    cr_assert(strstr(r.err, ".out.csv.partial holds cells of other inputs") != NULL, "%s", r.err);
     cli_free(&r);
     char *second = slurp(out), *a = meta_value(first, "inputs"), *b = meta_value(second, "inputs");
     cr_assert_str_neq(a, b);
