@@ -518,12 +518,11 @@ static int lock_output(const char *output, run_files *f, int retries)
 {
     int fd = open(f->lock, O_RDWR | O_CREAT, 0644);
     if (fd < 0) {
-        fprintf(stderr, "bloomlab run: cannot create the lock %s: %s\n", f->lock, strerror(errno));
+        cli_error("run", "cannot create the lock %s: %s", f->lock, strerror(errno));
         return 2;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        fprintf(stderr, "bloomlab run: %s is being written by another run (lock %s held); wait for it or use -o\n",
-                output, f->lock);
+        cli_error("run", "%s is being written by another run (lock %s held); wait for it or use -o", output, f->lock);
         close(fd);
         return 2;
     }
@@ -535,7 +534,7 @@ static int lock_output(const char *output, run_files *f, int retries)
         close(fd);
         if (retries > 0)
             return lock_output(output, f, retries - 1);
-        fprintf(stderr, "bloomlab run: cannot take the lock %s: it keeps being replaced\n", f->lock);
+        cli_error("run", "cannot take the lock %s: it keeps being replaced", f->lock);
         return 1;
     }
     f->lock_fd = fd;
