@@ -431,6 +431,49 @@ Test(red_team, long_output_names_never_collide)
     free(tmp);
 }
 
+/* The issue's case end to end: an output path of over 316 characters,
+ * interrupted; the journal the message promises is there, and a rerun
+ * resumes from it. */
+Test(red_team, an_interrupted_run_with_a_long_output_keeps_its_journal, .timeout = 240)
+{
+    char *dir = temp_dir(), ini[600], name[400], cmd[6000];
+    memset(name, 0, sizeof name);
+    snprintf(ini, sizeof ini, "%s/e.ini", dir);
+    write_text(ini, "[g]\nbits_per_item = 10\nn = 3e5\nk = 1..60\ntrials = 2\nqueries = 3e5\n");
+    /* three directories of 110 characters, then the file: the names of the
+     * lock and the journal used to be cut to 316 characters, inside the
+     * directories, and so to the same file */
+    size_t used = 0;
+    for (int level = 0; level < 3; level++) {
+        memset(name + used, 'd', 110);
+        used += 110;
+        name[used] = '\0';
+        char sub[900];
+        snprintf(sub, sizeof sub, "%s/%s", dir, name);
+        cr_assert_eq(mkdir(sub, 0755), 0, "%s", sub);
+        name[used++] = '/';
+    }
+    snprintf(name + used, sizeof name - used, "out.csv");
+    snprintf(cmd, sizeof cmd, "%s run e.ini -o %s --threads 1 --quiet & sleep 1; kill -INT $!; wait $!; test $? -eq 130",
+             bloomlab_abs(), name);
+    char full[6200];
+    snprintf(full, sizeof full, "{ %s; } 2>err.txt", cmd);
+    cr_assert_eq(shell_in(dir, full), 0, "the run was not interrupted");
+    char path[700];
+    snprintf(path, sizeof path, "%s/err.txt", dir);
+    char *err = slurp(path);
+    const char *kept = strstr(err, " and kept in ");
+    cr_assert_not_null(kept, "%s", err);
+    char journal[1200];
+    snprintf(journal, sizeof journal, "%s/%.*s", dir, (int)strcspn(kept + 13, "\n"), kept + 13);
+    cr_assert(file_exists(journal), "the journal promised kept is gone: %s", err);
+    free(err);
+    char *listing = dir_snapshot(dir);
+    cr_assert(strstr(listing, ".lock ") == NULL, "%s", listing);
+    free(listing);
+    remove_tree(dir);
+}
+
 /* A journal of one run's rows, as an interrupted run leaves it: its inputs
  * fingerprint, then "INDEX\tROW" lines. */
 static void forge_journal(const char *csv_path, const char *journal_path)
