@@ -474,15 +474,17 @@ static int check_memory(const experiment *e, const sweep_options *opt)
         double record_bytes = (double)c->trials * (double)sizeof(trial_result);
         if (filter_bytes + record_bytes <= limit)
             continue;
+        char where[4 * WHERE_MAX];
+        text_printable(c->where, where, sizeof where);
         if (record_bytes > filter_bytes)
             fprintf(stderr,
                     "bloomlab: the cell of m = %llu at %s: trials = %llu needs %.3g GB of per-trial records (%zu bytes each) besides %.3g GB of filters; a run may use %.0f%% of this machine's %.3g GB, %.3g GB\n",
-                    (unsigned long long)c->m, c->where, (unsigned long long)c->trials, record_bytes / 1e9, sizeof(trial_result),
+                    (unsigned long long)c->m, where, (unsigned long long)c->trials, record_bytes / 1e9, sizeof(trial_result),
                     filter_bytes / 1e9, 100 * MEMORY_SHARE, ram / 1e9, limit / 1e9);
         else
             fprintf(stderr,
                     "bloomlab: %s: m = %llu bits needs %.3g GB of filter memory (%g filter%s at once); a run may use %.0f%% of this machine's %.3g GB, %.3g GB\n",
-                    c->where, (unsigned long long)c->m, filter_bytes / 1e9, filters, filters > 1 ? "s" : "",
+                    where, (unsigned long long)c->m, filter_bytes / 1e9, filters, filters > 1 ? "s" : "",
                     100 * MEMORY_SHARE, ram / 1e9, limit / 1e9);
         return -1;
     }
@@ -741,9 +743,12 @@ int sweep_run(const experiment *e, const sweep_options *opt)
     }
     guard_clear();
     progress_end(&line);
-    if (status == 130)
-        fprintf(stderr, "bloomlab: interrupted: %zu of %zu cells finished%s%s\n", done_cells, mine,
-                journal ? " and kept in " : "", journal ? files.journal : "");
+    if (status == 130) {
+        fprintf(stderr, "bloomlab: interrupted: %zu of %zu cells finished%s", done_cells, mine,
+                journal ? " and kept in " : "");
+        text_fputs_printable(journal ? files.journal : "", stderr);
+        fputc('\n', stderr);
+    }
     if (journal != NULL && fclose(journal) != 0 && status == 0) {
         cli_error("run", "cannot write the journal %s: %s", files.journal, strerror(errno));
         status = 1;
