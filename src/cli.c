@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "numbers.h"
+#include "text.h"
 
 void cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -17,12 +18,7 @@ void cli_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     /* a value with a newline in it must not break the one-line promise */
     fprintf(stderr, "bloomlab %s: ", cmd);
-    for (const unsigned char *p = (const unsigned char *)message; *p; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            fprintf(stderr, "\\x%02x", *p);
-        else
-            fputc(*p, stderr);
-    }
+    text_fputs_printable(message, stderr);
     fputc('\n', stderr);
 }
 

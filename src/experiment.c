@@ -18,9 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include "model.h"
 #include "numbers.h"
 #include "sizing.h"
+#include "text.h"
 #include "theory.h"
 
 enum {
@@ -54,7 +58,11 @@ static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "doubl
 #define LIMIT_COUNT 1e12     /* n, queries, deletes */
 #define LIMIT_TRIALS 1e9
 #define LIMIT_M 1e15         /* far above any RAM: the memory check refuses first */
-#define LIMIT_CELLS 1000000
+#define LIMIT_CELLS EXPERIMENT_CELLS_MAX
+/* What libinih (Debian: INI_MAX_LINE 200, MAX_SECTION 50) reads whole: a
+ * line of 198 characters and its newline, a section name of 49. */
+#define INIH_LINE_MAX 198
+#define INIH_SECTION_MAX 49
 #define LIMIT_WORK 1e13      /* queries x trials, n x trials of one cell: below this */
 
 typedef struct {
@@ -70,12 +78,15 @@ typedef struct {
     const char *scale;
     int line;
     FILE *file;
+    char *buf;       /* the line being read, whole (getline) */
+    size_t buf_cap;
+    int read_error;  /* errno of a failed read, 0 at the end of the file */
     grid_spec defaults;
     grid_spec *grids;
     size_t grid_count;
     int in_experiment;
-    char current_section[128];
-    char name[128];
+    char current_section[INIH_SECTION_MAX + 1];
+    char name[EXPERIMENT_NAME_MAX + 1];
     char seed[VALUE_MAX];
     char seed_where[WHERE_MAX];
     char seeds[VALUE_MAX];
@@ -101,24 +112,65 @@ static int grid_key_index(const char *key)
     return -1;
 }
 
-static char *line_reader(char *str, int num, void *stream)
-{
-    parse_state *st = stream;
-    char *r = fgets(str, num, st->file);
-    if (r != NULL)
-        st->line++;
-    return r;
-}
-
+/* Record the first problem as "FILE:LINE: reason", control bytes shown as
+ * \xNN (a message is one line); returns 0, inih's "stop". */
 static int parse_fail(parse_state *st, const char *fmt, const char *a, const char *b)
 {
     if (!st->failed) {
-        char msg[600];
+        char msg[600], where[WHERE_MAX + 640];
         snprintf(msg, sizeof msg, fmt, a, b);
-        snprintf(st->err, st->err_size, "%s:%d: %s", st->path, st->line, msg);
+        snprintf(where, sizeof where, "%s:%d: %s", st->path, st->line, msg);
+        text_printable(where, st->err, st->err_size);
     }
     st->failed = 1;
     return 0;
+}
+
+/* The length of a section name on a "[name]" line, or 0 for other lines. */
+static size_t section_name_length(const char *line)
+{
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (*line != '[')
+        return 0;
+    const char *end = strchr(line, ']');
+    return end ? (size_t)(end - line - 1) : 0;
+}
+
+/* inih's reader: the next line, whole, or NULL (after parse_fail) for a
+ * line inih would not read whole.  Lines are counted here, so every
+ * message has the line's real number. */
+static char *line_reader(char *str, int num, void *stream)
+{
+    parse_state *st = stream;
+    errno = 0;
+    ssize_t len = getline(&st->buf, &st->buf_cap, st->file);
+    if (len < 0) {
+        st->read_error = ferror(st->file) ? (errno ? errno : EIO) : 0;
+        return NULL;
+    }
+    st->line++;
+    size_t text_len = (size_t)len - (st->buf[len - 1] == '\n');
+    if (memchr(st->buf, '\0', (size_t)len) != NULL) {
+        parse_fail(st, "a NUL byte in the line (not a text file?)%s%s", "", "");
+        return NULL;
+    }
+    if ((size_t)len > (size_t)num - 1 || text_len > INIH_LINE_MAX) {
+        char count[32];
+        snprintf(count, sizeof count, "%zu", text_len);
+        parse_fail(st, "the line is %s characters long; lines are read up to %s (split a long list over keys of its own sections)",
+                   count, "198");
+        return NULL;
+    }
+    size_t section = section_name_length(st->buf);
+    if (section > INIH_SECTION_MAX) {
+        char count[32];
+        snprintf(count, sizeof count, "%zu", section);
+        parse_fail(st, "a section name of %s characters; the limit is %s", count, "49");
+        return NULL;
+    }
+    memcpy(str, st->buf, (size_t)len + 1);
+    return str;
 }
 
 /* Store KEY (or KEY.SCALE) = VALUE into a spec. */
@@ -179,6 +231,8 @@ static int on_ini_entry(void *user, const char *section, const char *key, const 
     }
     if (st->in_experiment) {
         if (strcmp(key, "name") == 0) {
+            if (strlen(value) > EXPERIMENT_NAME_MAX)
+                return parse_fail(st, "name = '%.40s...' is longer than %s characters", value, "127");
             snprintf(st->name, sizeof st->name, "%s", value);
             return 1;
         }
@@ -210,20 +264,6 @@ typedef struct {
 
 static int build_fail(builder *b, const char *where, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Copy text with control bytes as \xNN: a value from a flag may hold a
- * newline, and an error is one line. */
-static void printable(const char *text, char *out, size_t size)
-{
-    size_t used = 0;
-    for (const unsigned char *p = (const unsigned char *)text; *p && used + 5 < size; p++) {
-        if (*p < 0x20 || *p == 0x7f)
-            used += (size_t)snprintf(out + used, size - used, "\\x%02x", *p);
-        else
-            out[used++] = (char)*p;
-    }
-    out[used] = '\0';
-}
-
 static int build_fail(builder *b, const char *where, const char *fmt, ...)
 {
     char msg[700], shown[1400];
@@ -231,7 +271,7 @@ static int build_fail(builder *b, const char *where, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    printable(msg, shown, sizeof shown);
+    text_printable(msg, shown, sizeof shown);
     snprintf(b->err, b->err_size, "%s: %s", where, shown);
     return -1;
 }
@@ -274,6 +314,10 @@ static size_t find_or_add_hash(builder *b, const char *name, const char *where, 
     for (size_t i = 0; i < e->hash_count; i++)
         if (strcmp(e->hashes[i].name, name) == 0)
             return i;
+    if (text_has_control(name)) {
+        *fail = build_fail(b, where, "hash '%s' has a control character (names go into the CSV)", name);
+        return 0;
+    }
     hasher h;
     char why[700];
     if (hasher_resolve(name, &h, why, sizeof why) != 0) {
@@ -296,6 +340,10 @@ static size_t find_or_add_keys(builder *b, const char *spec, const char *where, 
     for (size_t i = 0; i < e->keyset_count; i++)
         if (strcmp(keyset_spec(e->keysets[i]), spec) == 0)
             return i;
+    if (text_has_control(spec)) {
+        *fail = build_fail(b, where, "keys '%s' has a control character (names go into the CSV)", spec);
+        return 0;
+    }
     char why[700];
     keyset *ks = keyset_open(spec, why, sizeof why);
     if (ks == NULL) {
@@ -590,6 +638,8 @@ done:
     return rc;
 }
 
+static int load_fail(char *err, size_t err_size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static int set_seed(experiment *e, const char *text, const char *where, char *err, size_t err_size)
 {
     if (text == NULL || *text == '\0') {
@@ -597,7 +647,7 @@ static int set_seed(experiment *e, const char *text, const char *where, char *er
         return 0;
     }
     if (number_parse_u64(text, 0, UINT64_MAX, &e->seed) != 0) {
-        snprintf(err, err_size, "%s: seed = %s is not a whole number from 0 to 2^64-1", where, text);
+        load_fail(err, err_size, "%s: seed = %s is not a whole number from 0 to 2^64-1", where, text);
         return -1;
     }
     return 0;
@@ -614,20 +664,63 @@ static int set_seeds(experiment *e, const char *text, const char *where, char *e
         return 0;
     }
     char shown[VALUE_MAX];
-    printable(text, shown, sizeof shown);
+    text_printable(text, shown, sizeof shown);
     snprintf(err, err_size, "%s: seeds = %s is not paired or independent", where, shown);
     return -1;
 }
 
 const char *seeds_name(seeds_design seeds) { return seeds == SEEDS_INDEPENDENT ? "independent" : "paired"; }
 
-static void name_from_path(const char *path, char *out, size_t size)
+/* A message into err, control bytes shown as \xNN (paths may hold any). */
+static int load_fail(char *err, size_t err_size, const char *fmt, ...)
+{
+    char msg[1400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    text_printable(msg, err, err_size);
+    return -1;
+}
+
+/* The experiment's name: the `name` key, else the file's stem.  It is a
+ * CSV field and a metadata line: a control byte or more than 127
+ * characters is refused, never cut. */
+static int set_name(experiment *e, const char *given, const char *path, char *err, size_t err_size)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     const char *dot = strrchr(base, '.');
     size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-    snprintf(out, size, "%.*s", (int)len, base);
+    if (given[0] != '\0') {
+        base = given;
+        len = strlen(given);
+    }
+    if (len > EXPERIMENT_NAME_MAX)
+        return load_fail(err, err_size, "%s: the experiment's name ('%.40s...', %s) is %zu characters; the limit is %d",
+                         path, base, given[0] ? "its name key" : "the file's name", len, EXPERIMENT_NAME_MAX);
+    snprintf(e->name, sizeof e->name, "%.*s", (int)len, base);
+    if (text_has_control(e->name))
+        return load_fail(err, err_size, "%s: the experiment's name '%s' has a control character", path, e->name);
+    return 0;
+}
+
+/* Open the experiment file, refusing what is not one (a directory reads
+ * as an empty file on Linux, which would be "no n given"). */
+static FILE *open_experiment(const char *path, char *err, size_t err_size)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        load_fail(err, err_size, "%s: cannot open the experiment file: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat info;
+    if (fstat(fileno(f), &info) == 0 && S_ISDIR(info.st_mode)) {
+        load_fail(err, err_size, "%s: is a directory, not an experiment file", path);
+        fclose(f);
+        return NULL;
+    }
+    return f;
 }
 
 int experiment_load(const char *path, const char *scale, experiment *out, char *err, size_t err_size)
@@ -635,30 +728,32 @@ int experiment_load(const char *path, const char *scale, experiment *out, char *
     memset(out, 0, sizeof *out);
     snprintf(out->source, sizeof out->source, "%s", path);
     snprintf(out->scale, sizeof out->scale, "%s", scale);
+    out->path = strdup(path);
     parse_state *st = calloc(1, sizeof *st);
     st->grids = calloc(MAX_GRIDS, sizeof *st->grids);
     st->path = path;
     st->scale = scale;
     st->err = err;
     st->err_size = err_size;
-    st->file = fopen(path, "r");
+    st->file = open_experiment(path, err, err_size);
     int rc = -1;
-    if (st->file == NULL) {
-        snprintf(err, err_size, "%s: cannot open the experiment file", path);
+    if (st->file == NULL)
         goto done;
-    }
     int ini = ini_parse_stream(line_reader, st, on_ini_entry, st);
     fclose(st->file);
     if (st->failed)
         goto done;
-    if (ini != 0) {
-        snprintf(err, err_size, "%s:%d: not a valid INI line", path, ini > 0 ? ini : st->line);
+    if (st->read_error != 0) {
+        load_fail(err, err_size, "%s:%d: cannot read the experiment file: %s", path, st->line + 1,
+                  strerror(st->read_error));
         goto done;
     }
-    if (st->name[0])
-        snprintf(out->name, sizeof out->name, "%s", st->name);
-    else
-        name_from_path(path, out->name, sizeof out->name);
+    if (ini != 0) {
+        load_fail(err, err_size, "%s:%d: not a valid INI line", path, ini > 0 ? ini : st->line);
+        goto done;
+    }
+    if (set_name(out, st->name, path, err, err_size) != 0)
+        goto done;
     if (set_seed(out, st->seed, st->seed_where, err, err_size) != 0 ||
         set_seeds(out, st->seeds, st->seeds_where, err, err_size) != 0)
         goto done;
@@ -674,11 +769,12 @@ int experiment_load(const char *path, const char *scale, experiment *out, char *
         if (expand_grid(&b, &st->grids[i], &st->defaults) != 0)
             goto done;
     if (out->count == 0) {
-        snprintf(err, err_size, "%s: the experiment has no cells", path);
+        load_fail(err, err_size, "%s: the experiment has no cells", path);
         goto done;
     }
     rc = 0;
 done:
+    free(st->buf);
     free(st->grids);
     free(st);
     if (rc != 0)
@@ -732,6 +828,8 @@ done:
 
 void experiment_free(experiment *e)
 {
+    free(e->path);
+    e->path = NULL;
     free(e->cells);
     free(e->hashes);
     for (size_t i = 0; i < e->keyset_count; i++)

@@ -24,7 +24,10 @@
  * With no grid section, [experiment] itself is the one grid.  Lists, ranges
  * and numbers are numbers.h's.  Every problem -- an unknown key, a bad
  * number, an impossible value -- is reported as "FILE:LINE: ..." before
- * anything runs.
+ * anything runs.  A line is read whole or refused: libinih as Debian builds
+ * it reads lines of up to 198 characters (and keeps 49 of a section name)
+ * and would cut a longer one into pieces that parse as other lines, so the
+ * reader hands it only lines that fit and refuses the others.
  */
 #ifndef BLOOMLAB_EXPERIMENT_H
 #define BLOOMLAB_EXPERIMENT_H
@@ -39,6 +42,10 @@
 #include "sizing.h"
 
 #define WHERE_MAX 300
+/* An experiment's name, a CSV field: longer ones are refused, never cut. */
+#define EXPERIMENT_NAME_MAX 127
+/* The most cells one experiment may have (merge bounds `# cells:` by it). */
+#define EXPERIMENT_CELLS_MAX 1000000
 
 typedef enum { MEASURE_FPR, MEASURE_DELETE } measure_kind;
 
@@ -67,8 +74,9 @@ typedef struct {
 } cell;
 
 typedef struct {
-    char name[128];
+    char name[EXPERIMENT_NAME_MAX + 1];
     char source[WHERE_MAX];   /* the file, or "flags" */
+    char *path;               /* the experiment file as given; NULL for flags */
     char scale[8];
     uint64_t seed;
     seeds_design seeds;

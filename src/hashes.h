@@ -51,6 +51,10 @@ const hasher *hash_registry_at(size_t index);
  * a one-line reason in err (no trailing newline). */
 int hasher_resolve(const char *name, hasher *out, char *err, size_t err_size);
 
+/* The library file of a plugin hash, as dlopen was given it, into out;
+ * 0, or -1 for a built-in hash.  Its bytes are part of a run's inputs. */
+int hasher_plugin_file(const hasher *h, char *out, size_t size);
+
 uint32_t fnv1a32(const void *key, size_t len);
 uint64_t fnv1a64(const void *key, size_t len);
 

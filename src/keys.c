@@ -133,6 +133,12 @@ keyset *keyset_open(const char *spec, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
+    if (strlen(spec) >= sizeof ks->spec) {
+        /* cut, the spec would name another file than the one read */
+        snprintf(err, err_size, "keys '%.60s...' is longer than %zu characters", spec, sizeof ks->spec - 1);
+        keyset_close(ks);
+        return NULL;
+    }
     snprintf(ks->spec, sizeof ks->spec, "%s", spec);
     if (strcmp(spec, "random64") == 0)
         ks->kind = KS_RANDOM64;
@@ -174,6 +180,13 @@ void keyset_close(keyset *ks)
 }
 
 const char *keyset_spec(const keyset *ks) { return ks->spec; }
+
+const char *keyset_file(const keyset *ks)
+{
+    if (ks->kind != KS_WORDS)
+        return NULL;
+    return ks->spec[5] == ':' ? ks->spec + 6 : DEFAULT_WORDS;
+}
 
 uint64_t keyset_size(const keyset *ks)
 {

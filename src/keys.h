@@ -52,6 +52,9 @@ typedef enum { KEY_PRESENT = 0, KEY_ABSENT = 1 } key_side;
 keyset *keyset_open(const char *spec, char *err, size_t err_size);
 void keyset_close(keyset *ks);
 const char *keyset_spec(const keyset *ks);
+/* The file a words set was read from (/usr/share/dict/words for `words`);
+ * NULL for the generated sets.  Its bytes are part of a run's inputs. */
+const char *keyset_file(const keyset *ks);
 
 /* How many distinct keys exist in all (UINT64_MAX for generated sets).  A
  * cell needs n present and `queries` absent keys: n + queries <= size for

@@ -1,10 +1,10 @@
 /* merge.c -- `bloomlab merge`: join the CSVs of shards into the unsharded CSV.
  *
  * Every row ends with its cell index (the `cell` column), and every shard
- * file says how many cells the whole experiment has (# cells: N).  Merging
- * puts the rows back in cell order and refuses a duplicate, a missing cell,
- * or files of different experiments; the result equals the unsharded run's
- * rows byte for byte (ns_* aside). */
+ * file says what run it is part of (shard.h).  Merging checks each shard,
+ * then that they all belong to one run and none is missing or given twice,
+ * and puts the rows back in cell order; the result equals the unsharded
+ * run's rows byte for byte (ns_* aside). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,90 +13,103 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
-#include "sweep.h"
+#include "schema.h"
+#include "shard.h"
 
 static const char MERGE_USAGE[] =
     "usage: bloomlab merge [-o FILE] SHARD.csv...\n"
     "\n"
     "Joins the CSV files of `bloomlab run --shard I/N` runs into one file in\n"
     "cell order, identical to an unsharded run's rows (ns_* columns aside).\n"
-    "Refuses duplicated or missing cells and mixed experiments.\n";
+    "Refuses duplicated or missing cells, truncated files, and shards of\n"
+    "another experiment, inputs, seed, scale or results version.\n";
 
-typedef struct {
-    char **rows;      /* by cell index */
-    size_t cells;
-    char *metadata;   /* the first file's, without shard and wall time */
-    size_t metadata_len;
-} merge_state;
-
-static size_t row_cell(const char *row)
+/* Shards of one run agree on every identity field, on the cell count and
+ * on N, and no two are the same I. */
+static int check_together(const shard *first, const shard *s, const shard *all, size_t before)
 {
-    const char *comma = strrchr(row, ',');
-    return comma ? strtoull(comma + 1, NULL, 10) : (size_t)-1;
-}
-
-static int read_shard(const char *path, merge_state *st, int first)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        cli_error("merge", "%s: cannot open", path);
+    for (int i = 0; i < SHARD_IDENTITY_COUNT; i++)
+        if (strcmp(first->identity[i], s->identity[i]) != 0) {
+            cli_error("merge", "%s: %s is '%s', but %s has '%s': not shards of one run", s->path,
+                      SHARD_IDENTITY_KEYS[i], s->identity[i], first->path, first->identity[i]);
+            return -1;
+        }
+    if (s->cells != first->cells || s->count != first->count) {
+        cli_error("merge", "%s: %s is %zu cells in %lu shards, but %s is %zu in %lu: not shards of one run", s->path,
+                  s->cells != first->cells ? "cells" : "shard", s->cells, s->count, first->path, first->cells,
+                  first->count);
         return -1;
     }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int header_seen = 0, rc = 0;
-    size_t cells = 0, lineno = 0;
-    while ((len = getline(&line, &cap, f)) > 0 && rc == 0) {
-        lineno++;
-        if (line[len - 1] == '\n')
-            line[--len] = '\0';
-        if (line[0] == '#') {
-            sscanf(line, "# cells: %zu", &cells);
-            if (first && strncmp(line, "# shard:", 8) != 0 && strncmp(line, "# wall_time_s:", 14) != 0) {
-                st->metadata = realloc(st->metadata, st->metadata_len + (size_t)len + 2);
-                memcpy(st->metadata + st->metadata_len, line, (size_t)len);
-                st->metadata_len += (size_t)len;
-                st->metadata[st->metadata_len++] = '\n';
-            }
-            continue;
+    for (size_t j = 0; j < before; j++)
+        if (all[j].index == s->index) {
+            cli_error("merge", "%s: shard %lu/%lu is given twice (also %s)", s->path, s->index, s->count,
+                      all[j].path);
+            return -1;
         }
-        if (!header_seen) {
-            if (strcmp(line, SWEEP_HEADER) != 0) {
-                cli_error("merge", "%s:%zu: not a bloomlab sweep header", path, lineno);
-                rc = -1;
-            }
-            header_seen = 1;
-            if (cells == 0) {
-                cli_error("merge", "%s: no '# cells:' line (not a bloomlab run output?)", path);
-                rc = -1;
-            } else if (st->rows == NULL) {
-                st->cells = cells;
-                st->rows = calloc(cells, sizeof *st->rows);
-            } else if (cells != st->cells) {
-                cli_error("merge", "%s: %zu cells, but the first file has %zu: not the same experiment", path,
-                          cells, st->cells);
-                rc = -1;
-            }
-            continue;
-        }
-        size_t index = row_cell(line);
-        if (index >= st->cells) {
-            cli_error("merge", "%s:%zu: cell index out of range", path, lineno);
-            rc = -1;
-        } else if (st->rows[index] != NULL) {
-            cli_error("merge", "%s:%zu: cell %zu appears twice", path, lineno, index);
-            rc = -1;
-        } else {
-            st->rows[index] = strdup(line);
+    return 0;
+}
+
+/* The merged file: the first shard's metadata (shard and wall time
+ * aside), every shard's degenerate notes, the header, the rows by cell. */
+static int write_merged(const char *output, const shard *shards, size_t count, char **rows, size_t cells)
+{
+    size_t total = strlen(shards[0].metadata) + strlen(SWEEP_HEADER) + 64;
+    for (size_t i = 0; i < count; i++)
+        total += shards[i].degenerate ? strlen(shards[i].degenerate) : 0;
+    for (size_t c = 0; c < cells; c++)
+        total += strlen(rows[c]) + 1;
+    char *text = malloc(total);
+    if (text == NULL) {
+        cli_error("merge", "out of memory");
+        return 1;
+    }
+    size_t used = (size_t)sprintf(text, "%s", shards[0].metadata);
+    for (size_t i = 0; i < count; i++)
+        if (shards[i].degenerate)
+            used += (size_t)sprintf(text + used, "%s", shards[i].degenerate);
+    used += (size_t)sprintf(text + used, "# shard: merged\n%s\n", SWEEP_HEADER);
+    for (size_t c = 0; c < cells; c++)
+        used += (size_t)sprintf(text + used, "%s\n", rows[c]);
+    int rc = output_write_atomic(output, text, used, "merge") == 0 ? 0 : 1;
+    free(text);
+    return rc;
+}
+
+/* Read every shard, check them against each other, then gather the rows
+ * by cell: 0, or the exit status after one line. */
+static int merge_files(const char *output, char **paths, size_t count)
+{
+    shard *shards = calloc(count, sizeof *shards);
+    char **rows = NULL;
+    int rc = shards == NULL ? 1 : 0;
+    char err[1400];
+    for (size_t i = 0; i < count && rc == 0; i++) {
+        if (shard_read(paths[i], &shards[i], err, sizeof err) != 0) {
+            cli_error("merge", "%s", err);
+            rc = 2;
+        } else if (i > 0 && check_together(&shards[0], &shards[i], shards, i) != 0) {
+            rc = 2;
         }
     }
-    if (rc == 0 && !header_seen) {
-        cli_error("merge", "%s: no CSV header", path);
-        rc = -1;
-    }
-    free(line);
-    fclose(f);
+    size_t cells = rc == 0 ? shards[0].cells : 0;
+    if (rc == 0 && (rows = calloc(cells, sizeof *rows)) == NULL)
+        rc = 1;
+    for (size_t i = 0; i < count && rc == 0; i++)
+        for (size_t j = 0; j < shards[i].row_count; j++)
+            rows[shards[i].rows[j].cell] = shards[i].rows[j].text;
+    for (size_t c = 0; c < cells && rc == 0; c++)
+        if (rows[c] == NULL) {
+            /* every shard given is whole: a shard is missing */
+            cli_error("merge", "cell %zu is missing: shard %zu/%lu was not given (%zu of %lu shards were)", c,
+                      c % shards[0].count + 1, shards[0].count, count, shards[0].count);
+            rc = 2;
+        }
+    if (rc == 0)
+        rc = write_merged(output, shards, count, rows, cells);
+    free(rows);
+    for (size_t i = 0; shards && i < count; i++)
+        shard_free(&shards[i]);
+    free(shards);
     return rc;
 }
 
@@ -125,42 +138,24 @@ int cmd_merge(int argc, char **argv)
         cli_error("merge", "no shard files given");
         return 2;
     }
-    merge_state st = {NULL, 0, NULL, 0};
-    int rc = 0;
-    for (int i = first_file; i < argc && rc == 0; i++) {
+    if (output != NULL) {
+        char why[8192];
+        if (output_check(output, why, sizeof why) != 0) {
+            cli_error("merge", "-o: %s", why);
+            return 2;
+        }
+    }
+    char **paths = calloc((size_t)argc, sizeof *paths);
+    size_t count = 0;
+    for (int i = first_file; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0) {
             i++;
             continue;
         }
-        if (argv[i][0] == '-')
-            continue;
-        if (read_shard(argv[i], &st, i == first_file) != 0)
-            rc = 2;
+        if (argv[i][0] != '-')
+            paths[count++] = argv[i];
     }
-    size_t missing = 0;
-    for (size_t c = 0; c < st.cells && rc == 0; c++)
-        missing += st.rows[c] == NULL;
-    if (rc == 0 && missing > 0) {
-        cli_error("merge", "%zu of %zu cells are missing: give every shard", missing, st.cells);
-        rc = 2;
-    }
-    if (rc == 0) {
-        size_t total = st.metadata_len + strlen(SWEEP_HEADER) + 64;
-        for (size_t c = 0; c < st.cells; c++)
-            total += strlen(st.rows[c]) + 1;
-        char *text = malloc(total);
-        size_t used = 0;
-        memcpy(text, st.metadata, st.metadata_len);
-        used += st.metadata_len;
-        used += (size_t)sprintf(text + used, "# shard: merged\n%s\n", SWEEP_HEADER);
-        for (size_t c = 0; c < st.cells; c++)
-            used += (size_t)sprintf(text + used, "%s\n", st.rows[c]);
-        rc = output_write_atomic(output, text, used, "merge") == 0 ? 0 : 1;
-        free(text);
-    }
-    for (size_t c = 0; c < st.cells; c++)
-        free(st.rows[c]);
-    free(st.rows);
-    free(st.metadata);
+    int rc = paths ? merge_files(output, paths, count) : 1;
+    free(paths);
     return rc;
 }

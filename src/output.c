@@ -4,16 +4,81 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 
-void output_sibling(const char *path, const char *prefix, const char *suffix, char *out, size_t size)
+/* Room kept of a basename cut to fit NAME_MAX; the digest tells them apart. */
+#define SIBLING_KEEP 64
+
+char *output_sibling(const char *path, const char *prefix, const char *suffix)
 {
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
-    snprintf(out, size, "%.*s%s%s%s", (int)dir_len, path, prefix, path + dir_len, suffix);
+    const char *base = path + dir_len;
+    size_t base_len = strlen(base), size = strlen(path) + strlen(prefix) + strlen(suffix) + 32;
+    char *out = malloc(size);
+    if (out == NULL)
+        return NULL;
+    if (strlen(prefix) + base_len + strlen(suffix) <= NAME_MAX)
+        snprintf(out, size, "%.*s%s%s%s", (int)dir_len, path, prefix, base, suffix);
+    else
+        snprintf(out, size, "%.*s%s%.*s~%016llx%s", (int)dir_len, path, prefix, SIBLING_KEEP, base,
+                 (unsigned long long)XXH3_64bits(base, base_len), suffix);
+    return out;
+}
+
+char *output_resolve(const char *path)
+{
+    char *current = strdup(path);
+    for (int depth = 0; current != NULL && depth < 40; depth++) {
+        struct stat st;
+        if (lstat(current, &st) != 0 || !S_ISLNK(st.st_mode))
+            return current;
+        char target[PATH_MAX];
+        ssize_t len = readlink(current, target, sizeof target - 1);
+        if (len < 0)
+            return current;
+        target[len] = '\0';
+        const char *slash = strrchr(current, '/');
+        size_t dir_len = target[0] == '/' || slash == NULL ? 0 : (size_t)(slash - current + 1);
+        char *next = malloc(dir_len + (size_t)len + 1);
+        if (next != NULL)
+            snprintf(next, dir_len + (size_t)len + 1, "%.*s%s", (int)dir_len, current, target);
+        free(current);
+        current = next;
+    }
+    return current; /* a loop of links: open() will say so */
+}
+
+int output_check(const char *path, char *why, size_t why_size)
+{
+    if (path[0] == '\0') {
+        snprintf(why, why_size, "the output file name is empty");
+        return -1;
+    }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(why, why_size, "%s is a directory", path);
+        return -1;
+    }
+    const char *slash = strrchr(path, '/');
+    char *dir = slash == NULL ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    int ok = dir != NULL;
+    int found = ok && stat(dir, &st) == 0, err = errno;
+    if (ok && (!found || !S_ISDIR(st.st_mode))) {
+        snprintf(why, why_size, "cannot write %s: %s: %s", path, dir, strerror(found ? ENOTDIR : err));
+        ok = 0;
+    } else if (ok && access(dir, W_OK) != 0) {
+        snprintf(why, why_size, "cannot write %s: %s", path, strerror(errno));
+        ok = 0;
+    }
+    free(dir);
+    return ok ? 0 : -1;
 }
 
 int output_has_metadata(const char *path, const char *line)
@@ -67,6 +132,33 @@ static int write_through(const char *path, const char *data, size_t len, const c
     return ok ? 0 : -1;
 }
 
+/* The rename itself, on the file a link names (see output_resolve). */
+static int replace_file(const char *path, const char *data, size_t len, int *saved)
+{
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
+    char *tmp = output_sibling(path, "", suffix);
+    if (tmp == NULL) {
+        *saved = ENOMEM;
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int ok = fd >= 0 && write_all(fd, data, len) == 0 && fsync(fd) == 0;
+    *saved = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) {
+        ok = 0;
+        *saved = errno;
+    }
+    if (ok && rename(tmp, path) != 0) {
+        ok = 0;
+        *saved = errno;
+    }
+    if (!ok && fd >= 0)
+        unlink(tmp);
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
 int output_write_atomic(const char *path, const char *data, size_t len, const char *cmd)
 {
     if (path == NULL) {
@@ -78,25 +170,11 @@ int output_write_atomic(const char *path, const char *data, size_t len, const ch
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return write_through(path, data, len, cmd); /* /dev/null, a FIFO: never renamed over */
-    char tmp[4200], suffix[32];
-    snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
-    output_sibling(path, "", suffix, tmp, sizeof tmp);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int ok = fd >= 0 && write_all(fd, data, len) == 0 && fsync(fd) == 0;
-    int saved = errno;
-    if (fd >= 0 && close(fd) != 0 && ok) {
-        ok = 0;
-        saved = errno;
-    }
-    if (ok && rename(tmp, path) != 0) {
-        ok = 0;
-        saved = errno;
-    }
-    if (!ok) {
-        if (fd >= 0)
-            unlink(tmp);
+    char *real = output_resolve(path);
+    int saved = ENOMEM;
+    int rc = real != NULL ? replace_file(real, data, len, &saved) : -1;
+    free(real);
+    if (rc != 0)
         fprintf(stderr, "bloomlab %s: cannot write %s: %s\n", cmd, path, strerror(saved));
-        return -1;
-    }
-    return 0;
+    return rc;
 }

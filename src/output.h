@@ -6,7 +6,8 @@
 
 /* Write data to path through a temporary sibling (path.tmp.PID), fsync,
  * then rename over path: a reader sees the old file or the new one, never a
- * part.  path NULL writes to stdout.  Returns 0, or -1 after one line on
+ * part.  path NULL writes to stdout.  A symbolic link is followed: the file
+ * it names is replaced, the link stays.  Returns 0, or -1 after one line on
  * stderr ("bloomlab CMD: cannot write PATH: reason"); the old file stays. */
 int output_write_atomic(const char *path, const char *data, size_t len, const char *cmd);
 
@@ -15,7 +16,20 @@ int output_write_atomic(const char *path, const char *data, size_t len, const ch
  * fingerprint of its inputs this way is current, and is not made again. */
 int output_has_metadata(const char *path, const char *line);
 
-/* dir/PREFIX + basename + SUFFIX, beside path. */
-void output_sibling(const char *path, const char *prefix, const char *suffix, char *out, size_t size);
+/* dir/PREFIX + basename + SUFFIX, beside path, in new memory.  When that
+ * name would pass NAME_MAX, the basename is cut and a digest of the whole
+ * basename put in its place: two outputs never share a sibling, and the
+ * siblings of one output (its lock, journal, temporary file) never share a
+ * name, however long the path. */
+char *output_sibling(const char *path, const char *prefix, const char *suffix);
+
+/* The file path names once symbolic links in its last component are
+ * followed (also a dangling link: the file it would create), in new
+ * memory.  Locks, journals and renames act on this file. */
+char *output_resolve(const char *path);
+
+/* Can a run write path?  0, or -1 with the reason in why: an empty name, a
+ * directory, a missing or unwritable directory. */
+int output_check(const char *path, char *why, size_t why_size);
 
 #endif

@@ -1,6 +1,7 @@
 /* run.c -- the commands around the sweep engine: run, sweep, theory, merge. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -31,16 +32,26 @@ typedef struct {
     int inputs_only; /* --inputs: print the `# inputs:` line and run nothing */
 } run_flags;
 
+/* I/N, both whole numbers that fit an unsigned: sscanf's %u would take
+ * 4294967297 as 1 and run the wrong shard. */
 static int parse_shard(const char *cmd, const char *text, run_flags *f)
 {
-    unsigned i, n;
-    char extra;
-    if (sscanf(text, "%u/%u%c", &i, &n, &extra) != 2 || n < 1 || i < 1 || i > n) {
-        cli_error(cmd, "--shard: '%s' is not I/N with 1 <= I <= N", text);
+    const char *slash = strchr(text, '/');
+    uint64_t i = 0, n = 0;
+    char first[32];
+    int ok = slash != NULL && (size_t)(slash - text) < sizeof first;
+    if (ok) {
+        snprintf(first, sizeof first, "%.*s", (int)(slash - text), text);
+        ok = strspn(first, "0123456789") == strlen(first) && strspn(slash + 1, "0123456789") == strlen(slash + 1) &&
+             number_parse_u64(first, 1, UINT_MAX, &i) == 0 && number_parse_u64(slash + 1, 1, UINT_MAX, &n) == 0 &&
+             i <= n;
+    }
+    if (!ok) {
+        cli_error(cmd, "--shard: '%s' is not I/N with 1 <= I <= N <= %u", text, UINT_MAX);
         return -1;
     }
-    f->shard_index = i;
-    f->shard_count = n;
+    f->shard_index = (unsigned)i;
+    f->shard_count = (unsigned)n;
     return 0;
 }
 
@@ -53,6 +64,10 @@ static int shared_flag(const char *cmd, int argc, char **argv, int *i, run_flags
     if (FLAG("-o") || FLAG("--output")) {
         if ((v = cli_flag_value(argc, argv, i, cmd, a[1] == 'o' ? "-o" : "--output")) == NULL)
             return -1;
+        if (v[0] == '\0') {
+            cli_error(cmd, "%s: the output file name is empty", a[1] == 'o' ? "-o" : "--output");
+            return -1;
+        }
         f->output = v;
     } else if (FLAG("--threads")) {
         uint64_t t;
@@ -442,7 +457,7 @@ int cmd_theory(int argc, char **argv)
     theory_format format = THEORY_CSV;
     char **kept = calloc((size_t)argc + 1, sizeof *kept);
     int kept_count = theory_flags(argc, argv, kept, &output, &format);
-    setting *settings = calloc((size_t)argc + 1, sizeof *settings);
+    setting *settings = calloc((size_t)argc + 2, sizeof *settings);
     int count = kept_count < 0 ? -1 : grid_settings("theory", kept_count, kept, settings, &f, 0);
     free(kept);
     if (count == -2) {
@@ -452,9 +467,12 @@ int cmd_theory(int argc, char **argv)
     }
     char err[ERR_MAX];
     experiment e;
-    /* theory needs no queries: one each, so that key sets never refuse */
-    if (count >= 0)
+    /* theory runs no trials and asks no queries: one each, so that neither
+     * the key sets nor the limit on a cell's work refuse a grid for them */
+    if (count >= 0) {
         settings[count++] = (setting){"queries", "1", "theory"};
+        settings[count++] = (setting){"trials", "1", "theory"};
+    }
     if (count < 0 || experiment_from_settings(settings, (size_t)count, "theory", &e, err, sizeof err) != 0) {
         if (count >= 0)
             fprintf(stderr, "bloomlab theory: %s\n", err);

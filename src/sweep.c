@@ -17,8 +17,12 @@
 #include <unistd.h>
 
 #include "model.h"
+#include "cli.h"
+#include "fingerprint.h"
+#include "guard.h"
 #include "output.h"
 #include "stats.h"
+#include "text.h"
 #include "theory.h"
 #include "version.h"
 
@@ -26,14 +30,6 @@
 #define PRESENT_CHECK 10000
 #define ROW_MAX 2048
 
-const char SWEEP_HEADER[] =
-    "experiment,filter,hash,scheme,keys,m,n,k,bits_per_item,trials,queries,"
-    "false_positives,fpr,fpr_lo,fpr_hi,fpr_se,fpr_classic,fpr_exact,"
-    "fill,fill_sd,fill_expected,z,ns_insert,ns_query,"
-    "fpr_finite,fpr_approx,fill_sd_expected,k_opt,memory_bytes,measure,deletes,"
-    "present_queries,false_negatives,saturations,bad_deletes,sizing,p_target,fpr_filter_var,"
-    "k_best,fpr_se_trials,fpr_se_trials_df,dispersion,dispersion_p_over,dispersion_flag,"
-    "fpr_conditional,z_query,z_filter,seeds,seed,cell";
 
 static volatile sig_atomic_t interrupted = 0;
 
@@ -41,6 +37,7 @@ static void on_signal(int sig)
 {
     (void)sig;
     interrupted = 1;
+    guard_deadline(); /* a plugin call that hangs never looks at `interrupted` */
 }
 
 typedef struct {
@@ -327,9 +324,13 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     double bits_per_item = c->n > 0 ? (double)c->m / (double)c->n : NAN;
     double inserts = (double)c->n * (double)c->trials;
 
+    char name[2 * EXPERIMENT_NAME_MAX + 3], hash[2 * HASH_NAME_MAX + 3], keys[2 * 512 + 3];
+    csv_field(e->name, name, sizeof name);
+    csv_field(cell_hash_name(e, c), hash, sizeof hash);
+    csv_field(cell_keys_name(e, c), keys, sizeof keys);
     strbuf sb = {out, 0, size};
-    sb_printf(&sb, "%s,%s,%s,%s,%s,%llu,%llu,%u", e->name, layout_name(c->layout), cell_hash_name(e, c),
-              scheme_name(c->scheme), cell_keys_name(e, c), (unsigned long long)c->m,
+    sb_printf(&sb, "%s,%s,%s,%s,%s,%llu,%llu,%u", name, layout_name(c->layout), hash,
+              scheme_name(c->scheme), keys, (unsigned long long)c->m,
               (unsigned long long)c->n, c->k);
     sb_real(&sb, bits_per_item);
     sb_printf(&sb, ",%llu,%llu,%llu", (unsigned long long)c->trials, (unsigned long long)c->queries,
@@ -367,35 +368,25 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_printf(&sb, ",%s,%llu,%zu", seeds_name(e->seeds), (unsigned long long)e->seed, index);
 }
 
+/* A cell whose every absent query said "probably" (fpr = 1 in every
+ * trial): the filter told nothing (a constant hash, or a filter full to the
+ * brim), and no z against a formula means anything.  Flagged on stderr and
+ * in the CSV's metadata. */
+static int row_is_degenerate(const char *row)
+{
+    return strtod(row_field_from_end(row, COLUMN_FROM_END_FPR), NULL) == 1.0;
+}
+
+static void degenerate_note(const experiment *e, size_t index, char *out, size_t size)
+{
+    const cell *c = &e->cells[index];
+    char hash[HASH_NAME_MAX];
+    text_printable(cell_hash_name(e, c), hash, sizeof hash);
+    snprintf(out, size, "cell %zu (%s, hash %s, m = %llu, n = %llu, k = %u): every query answered \"probably\" (fpr = 1): the filter told nothing",
+             index, layout_name(c->layout), hash, (unsigned long long)c->m, (unsigned long long)c->n, c->k);
+}
+
 /* ---- journal, lock, output ---------------------------------------------- */
-
-static uint64_t fingerprint(const experiment *e)
-{
-    uint64_t h = mix64(e->seed ^ 0x626c6f6f6d6c6162ULL);
-    for (size_t i = 0; i < e->count; i++) {
-        const cell *c = &e->cells[i];
-        uint64_t parts[] = {c->layout, c->scheme, c->m, c->n, c->k, c->trials, c->queries, c->deletes, c->measure};
-        for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
-            h = mix64(h ^ parts[j]);
-        h = mix_text(mix_text(h, cell_hash_name(e, c)), cell_keys_name(e, c));
-        if (c->sizing != SIZING_NONE) { /* the rule's name is in the row: a renamed rule is another cell */
-            uint64_t p_bits;
-            memcpy(&p_bits, &c->p_target, sizeof p_bits);
-            h = mix_text(mix64(h ^ p_bits), sizing_name(c->sizing));
-        }
-    }
-    h = mix_text(mix_text(mix_text(mix_text(h, e->name), BLOOMLAB_VERSION), seeds_name(e->seeds)), e->scale);
-    return mix64(h ^ BLOOMLAB_RESULTS_VERSION);
-}
-
-/* The `# inputs:` metadata line: the fingerprint of everything that decides
- * the output's bytes (ns_* and metadata aside), with the shard; a result
- * that already holds it is current (sweep_run leaves it alone). */
-static void inputs_line(const experiment *e, const sweep_options *opt, char *out, size_t size)
-{
-    snprintf(out, size, "# inputs: %016llx shard %u/%u results-version %d", (unsigned long long)fingerprint(e),
-             opt->shard_index, opt->shard_count, BLOOMLAB_RESULTS_VERSION);
-}
 
 /* A journal line "INDEX\tROW\n" is whole when INDEX is digits and the row
  * ends with its own cell index (the last column). */
@@ -414,19 +405,22 @@ static int journal_line_whole(char *line, size_t *index)
 /* Rows already in the journal; returns how many were loaded, and in
  * *whole_bytes the length of its whole lines, where a resumed run goes on
  * writing (a kill can tear the last line: it is cut off, not continued). */
-static size_t journal_load(const char *path, uint64_t print, char **rows, size_t count, long *whole_bytes)
+static size_t journal_load(const char *path, const char *print, char **rows, size_t count, long *whole_bytes,
+                           int *stale)
 {
     *whole_bytes = 0;
+    *stale = 0;
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return 0;
     char line[ROW_MAX + 64];
     size_t loaded = 0;
-    unsigned long long got;
-    if (fgets(line, sizeof line, f) == NULL || sscanf(line, "# fingerprint: %llx", &got) != 1 || got != print ||
-        line[strlen(line) - 1] != '\n') {
+    char want[64];
+    snprintf(want, sizeof want, "# fingerprint: %s\n", print);
+    if (fgets(line, sizeof line, f) == NULL || strcmp(line, want) != 0) {
         fclose(f);
-        return 0; /* another experiment's journal: start afresh */
+        *stale = 1;
+        return 0; /* a journal of other inputs: start afresh */
     }
     *whole_bytes = ftell(f);
     size_t index;
@@ -441,21 +435,40 @@ static size_t journal_load(const char *path, uint64_t print, char **rows, size_t
     return loaded;
 }
 
-static void format_metadata(const experiment *e, const sweep_options *opt, double wall, strbuf *sb)
+/* A metadata line's value, control bytes shown as \xNN: a newline in a
+ * path or a flag must not start a line of its own. */
+static void sb_meta(strbuf *sb, const char *key, const char *value)
+{
+    char shown[4 * 2048 + 1];
+    text_printable(value, shown, sizeof shown);
+    sb_printf(sb, "# %s: %s\n", key, shown);
+}
+
+static int in_shard(size_t index, const sweep_options *opt);
+
+static void format_metadata(const experiment *e, const sweep_options *opt, const char *inputs, char **rows,
+                            double wall, strbuf *sb)
 {
     char date[64];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    sb_printf(sb, "# experiment: %s\n# source: %s\n# command: %s\n# version: bloomlab %s (%s)\n",
-              e->name, e->source, opt->command ? opt->command : "", BLOOMLAB_VERSION, bloomlab_git_rev);
+    sb_meta(sb, "experiment", e->name);
+    sb_meta(sb, "source", e->path ? e->path : e->source);
+    sb_meta(sb, "command", opt->command ? opt->command : "");
+    sb_printf(sb, "# version: bloomlab %s (%s)\n", BLOOMLAB_VERSION, bloomlab_git_rev);
     sb_printf(sb, "# seed: %llu\n# seeds: %s\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
               (unsigned long long)e->seed, seeds_name(e->seeds), e->scale, opt->threads, opt->shard_index,
               opt->shard_count, e->count);
-    char inputs[128];
-    inputs_line(e, opt, inputs, sizeof inputs);
-    sb_printf(sb, "%s\n# date: %s\n# wall_time_s: %.3f\n", inputs, date, wall);
+    sb_printf(sb, "# results_version: %d\n# inputs: %s\n", BLOOMLAB_RESULTS_VERSION, inputs);
+    for (size_t i = 0; i < e->count; i++)
+        if (rows[i] && in_shard(i, opt) && row_is_degenerate(rows[i])) {
+            char note[HASH_NAME_MAX + 256];
+            degenerate_note(e, i, note, sizeof note);
+            sb_meta(sb, "degenerate", note);
+        }
+    sb_printf(sb, "# date: %s\n# wall_time_s: %.3f\n", date, wall);
 }
 
 static int in_shard(size_t index, const sweep_options *opt)
@@ -463,14 +476,19 @@ static int in_shard(size_t index, const sweep_options *opt)
     return index % opt->shard_count == opt->shard_index - 1;
 }
 
-static int write_output(const experiment *e, const sweep_options *opt, char **rows, double wall)
+static int write_output(const experiment *e, const sweep_options *opt, const char *inputs, char **rows,
+                        double wall)
 {
-    size_t cap = 4096 + strlen(SWEEP_HEADER);
+    size_t cap = 3 * 8192 + strlen(SWEEP_HEADER);
     for (size_t i = 0; i < e->count; i++)
         if (rows[i])
-            cap += strlen(rows[i]) + 1;
+            cap += 2 * strlen(rows[i]) + 1 + HASH_NAME_MAX + 256; /* the row, perhaps its degenerate note */
     strbuf sb = {malloc(cap), 0, cap};
-    format_metadata(e, opt, wall, &sb);
+    if (sb.text == NULL) {
+        fprintf(stderr, "bloomlab run: out of memory for the output\n");
+        return -1;
+    }
+    format_metadata(e, opt, inputs, rows, wall, &sb);
     sb_printf(&sb, "%s\n", SWEEP_HEADER);
     for (size_t i = 0; i < e->count; i++)
         if (rows[i] && in_shard(i, opt))
@@ -482,70 +500,124 @@ static int write_output(const experiment *e, const sweep_options *opt, char **ro
 
 /* ---- progress ----------------------------------------------------------- */
 
-static void progress(const sweep_options *opt, size_t done, size_t total, double queries, double started)
+/* The progress line on a terminal: redrawn in place with \r, so anything
+ * else written to stderr must first end it (progress_end). */
+typedef struct {
+    int enabled;
+    int open; /* drawn, and not ended by a newline */
+} progress_line;
+
+static void progress_end(progress_line *p)
 {
-    if (opt->quiet || !isatty(STDERR_FILENO))
+    if (p->open)
+        fputc('\n', stderr);
+    p->open = 0;
+}
+
+static void progress(progress_line *p, size_t done, size_t total, double queries, double started)
+{
+    if (!p->enabled)
         return;
     double elapsed = now_seconds() - started;
     double eta = done > 0 ? elapsed * (double)(total - done) / (double)done : 0;
     fprintf(stderr, "\rbloomlab: %zu/%zu cells, %.3g queries/s, ETA %02d:%02d:%02d   ", done, total,
             elapsed > 0 ? queries / elapsed : 0.0, (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60);
+    p->open = 1;
     if (done == total)
-        fputc('\n', stderr);
+        progress_end(p);
 }
 
-/* ---- the run ------------------------------------------------------------ */
+/* ---- the checks before the first cell ------------------------------------ */
 
 static double physical_memory_bytes(void)
 {
     return (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
 }
 
+/* A run may use this share of the machine's memory: the rest is the
+ * system's, and swapping would make every timing a lie. */
+#define MEMORY_SHARE 0.9
+
+/* What a cell holds at once: its filters (one per thread when trials run
+ * in parallel) and one record per trial. */
 static int check_memory(const experiment *e, const sweep_options *opt)
 {
-    double ram = physical_memory_bytes();
+    double ram = physical_memory_bytes(), limit = MEMORY_SHARE * ram;
     for (size_t i = 0; i < e->count; i++) {
         const cell *c = &e->cells[i];
         if (!in_shard(i, opt))
             continue;
         double filters = c->trials >= (uint64_t)opt->threads ? opt->threads : 1;
-        double need = (double)layout_bytes(c->layout, c->m) * filters;
-        if (need > 0.9 * ram) {
+        double filter_bytes = (double)layout_bytes(c->layout, c->m) * filters;
+        double record_bytes = (double)c->trials * (double)sizeof(trial_result);
+        if (filter_bytes + record_bytes <= limit)
+            continue;
+        char where[4 * WHERE_MAX];
+        text_printable(c->where, where, sizeof where);
+        if (record_bytes > filter_bytes)
             fprintf(stderr,
-                    "bloomlab: %s: m = %llu bits needs %.3g GB of filter memory (%g filter%s at once), more than this machine's %.3g GB\n",
-                    c->where, (unsigned long long)c->m, need / 1e9, filters, filters > 1 ? "s" : "", ram / 1e9);
-            return -1;
-        }
+                    "bloomlab: the cell of m = %llu at %s: trials = %llu needs %.3g GB of per-trial records (%zu bytes each) besides %.3g GB of filters; a run may use %.0f%% of this machine's %.3g GB, %.3g GB\n",
+                    (unsigned long long)c->m, where, (unsigned long long)c->trials, record_bytes / 1e9, sizeof(trial_result),
+                    filter_bytes / 1e9, 100 * MEMORY_SHARE, ram / 1e9, limit / 1e9);
+        else
+            fprintf(stderr,
+                    "bloomlab: %s: m = %llu bits needs %.3g GB of filter memory (%g filter%s at once); a run may use %.0f%% of this machine's %.3g GB, %.3g GB\n",
+                    where, (unsigned long long)c->m, filter_bytes / 1e9, filters, filters > 1 ? "s" : "",
+                    100 * MEMORY_SHARE, ram / 1e9, limit / 1e9);
+        return -1;
     }
     return 0;
 }
 
-static int lock_output(const char *output, int *fd_out, char *lock_path, size_t size, int retries)
+/* The files of a run that writes a regular file: all of them beside the
+ * file the output path names once links are followed, so that a link
+ * shares the lock of its target and is never replaced by a file. */
+typedef struct {
+    char *real;    /* the output, links followed */
+    char *lock;    /* NAME.csv.lock */
+    char *journal; /* .NAME.csv.partial */
+    int lock_fd;
+} run_files;
+
+static void run_files_free(run_files *f)
 {
-    output_sibling(output, "", ".lock", lock_path, size);
-    int fd = open(lock_path, O_RDWR | O_CREAT, 0644);
+    if (f->lock_fd >= 0) {
+        unlink(f->lock);
+        close(f->lock_fd);
+    }
+    free(f->real);
+    free(f->lock);
+    free(f->journal);
+    memset(f, 0, sizeof *f);
+    f->lock_fd = -1;
+}
+
+/* Take the lock: 0, or 2 after one line (held by another run, or it cannot
+ * be made: nothing could be written there either). */
+static int lock_output(const char *output, run_files *f, int retries)
+{
+    int fd = open(f->lock, O_RDWR | O_CREAT, 0644);
     if (fd < 0) {
-        fprintf(stderr, "bloomlab run: cannot create the lock %s: %s\n", lock_path, strerror(errno));
-        return 1;
+        cli_error("run", "cannot create the lock %s: %s", f->lock, strerror(errno));
+        return 2;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        fprintf(stderr, "bloomlab run: %s is being written by another run (lock %s held); wait for it or use -o\n",
-                output, lock_path);
+        cli_error("run", "%s is being written by another run (lock %s held); wait for it or use -o", output, f->lock);
         close(fd);
         return 2;
     }
     /* A run that finishes unlinks its lock; one that opened the old file
      * just before then holds a lock nobody else can see: take the new one. */
     struct stat held, named;
-    if (fstat(fd, &held) != 0 || stat(lock_path, &named) != 0 || held.st_ino != named.st_ino ||
+    if (fstat(fd, &held) != 0 || stat(f->lock, &named) != 0 || held.st_ino != named.st_ino ||
         held.st_dev != named.st_dev) {
         close(fd);
         if (retries > 0)
-            return lock_output(output, fd_out, lock_path, size, retries - 1);
-        fprintf(stderr, "bloomlab run: cannot take the lock %s: it keeps being replaced\n", lock_path);
+            return lock_output(output, f, retries - 1);
+        cli_error("run", "cannot take the lock %s: it keeps being replaced", f->lock);
         return 1;
     }
-    *fd_out = fd;
+    f->lock_fd = fd;
     return 0;
 }
 
@@ -578,6 +650,20 @@ static __attribute__((noinline)) int trials_across(const experiment *e, const ce
 }
 
 static __attribute__((noinline)) void use_threads(int threads) { omp_set_num_threads(threads); }
+
+/* Name the output's siblings and take its lock before any cell runs: 0,
+ * or the exit status after one line. */
+static int prepare_output(const sweep_options *opt, run_files *f)
+{
+    f->real = output_resolve(opt->output);
+    f->lock = f->real ? output_sibling(f->real, "", ".lock") : NULL;
+    f->journal = f->real ? output_sibling(f->real, ".", ".partial") : NULL;
+    if (f->lock == NULL || f->journal == NULL) {
+        fprintf(stderr, "bloomlab run: out of memory\n");
+        return 1;
+    }
+    return lock_output(opt->output, f, 8);
+}
 
 /* Run one cell's trials into r; parallel across trials, or inside each. */
 static int run_cell(const experiment *e, const cell *c, int threads, trial_result *r)
@@ -615,13 +701,78 @@ static void install_signals(void)
     signal(SIGXFSZ, SIG_IGN); /* a file-size limit makes write() fail, not kill us */
 }
 
+/* The journal, opened for appending after the rows it already holds (when
+ * it is of the same inputs), or started afresh.  Returns the number of rows
+ * resumed, or -1 after one line when it cannot be written. */
+static long open_journal(const run_files *f, const char *inputs, const sweep_options *opt, char **rows,
+                         size_t count, FILE **journal)
+{
+    long whole_bytes = 0;
+    int stale = 0;
+    size_t resumed = opt->resume ? journal_load(f->journal, inputs, rows, count, &whole_bytes, &stale) : 0;
+    if (stale && !opt->quiet)
+        cli_error("run", "%s holds cells of other inputs (the experiment file, a key file or a plugin changed): starting afresh",
+                  f->journal);
+    if (resumed && truncate(f->journal, whole_bytes) != 0) {
+        for (size_t i = 0; i < count; i++) { /* cannot cut a torn line off: start afresh */
+            free(rows[i]);
+            rows[i] = NULL;
+        }
+        resumed = 0;
+    }
+    *journal = fopen(f->journal, resumed ? "a" : "w");
+    if (*journal == NULL || (!resumed && (fprintf(*journal, "# fingerprint: %s\n", inputs) < 0 || fflush(*journal) != 0))) {
+        cli_error("run", "cannot write the journal %s: %s", f->journal, strerror(errno));
+        return -1;
+    }
+    return (long)resumed;
+}
+
+/* Append a finished cell to the journal, on disk before the next starts:
+ * 0, or the errno of the failure. */
+static int journal_append(FILE *journal, size_t index, const char *row)
+{
+    if (fprintf(journal, "%zu\t%s\n", index, row) < 0 || fflush(journal) != 0 || fsync(fileno(journal)) != 0)
+        return errno ? errno : EIO;
+    return 0;
+}
+
+/* Tell the guard what runs now, for the one line it writes if a plugin
+ * takes the process down (guard.h). */
+static void guard_cell(const experiment *e, size_t index, const run_files *f, int journalled, size_t done)
+{
+    const cell *c = &e->cells[index];
+    char doing[HASH_NAME_MAX + 128], kept[1100], shown[960];
+    snprintf(doing, sizeof doing, "cell %zu (%s, hash %s)", index, layout_name(c->layout), cell_hash_name(e, c));
+    if (journalled) {
+        text_printable(f->journal, shown, sizeof shown);
+        snprintf(kept, sizeof kept, "%zu finished cells are kept in %s", done, shown);
+    } else {
+        snprintf(kept, sizeof kept, "%zu cells had finished (no journal: not writing a file)", done);
+    }
+    guard_set(doing, f->lock_fd >= 0 ? f->lock : NULL, kept);
+}
+
+/* A current output records this run's inputs and shard in its metadata:
+ * making it again would give the same bytes (ns_* aside). */
+static int output_is_current(const sweep_options *opt, const char *inputs)
+{
+    char inputs_line[INPUTS_FINGERPRINT_SIZE + 16], shard_line[64];
+    snprintf(inputs_line, sizeof inputs_line, "# inputs: %s", inputs);
+    snprintf(shard_line, sizeof shard_line, "# shard: %u/%u", opt->shard_index, opt->shard_count);
+    return output_has_metadata(opt->output, inputs_line) && output_has_metadata(opt->output, shard_line);
+}
+
 int sweep_run(const experiment *e, const sweep_options *opt)
 {
-    char inputs[128];
-    inputs_line(e, opt, inputs, sizeof inputs);
+    char inputs[INPUTS_FINGERPRINT_SIZE], why[8192];
+    if (inputs_fingerprint(e, inputs, why, sizeof why) != 0) {
+        cli_error("run", "%s", why);
+        return 2;
+    }
     if (opt->inputs_only)
-        return printf("%s\n", inputs) < 0 || fflush(stdout) != 0 ? (perror("bloomlab run: stdout"), 1) : 0;
-    if (opt->resume && output_has_metadata(opt->output, inputs)) {
+        return printf("# inputs: %s\n", inputs) < 0 || fflush(stdout) != 0 ? (perror("bloomlab run: stdout"), 1) : 0;
+    if (opt->resume && output_is_current(opt, inputs)) {
         if (!opt->quiet)
             fprintf(stderr, "bloomlab run: %s is up to date (its inputs are unchanged; --fresh remakes it)\n",
                     opt->output);
@@ -629,39 +780,34 @@ int sweep_run(const experiment *e, const sweep_options *opt)
     }
     if (check_memory(e, opt) != 0)
         return 2;
-    char lock_path[WHERE_MAX + 16], journal_path[WHERE_MAX + 16];
-    int lock_fd = -1;
+    run_files files = {NULL, NULL, NULL, -1};
+    if (opt->output != NULL && output_check(opt->output, why, sizeof why) != 0) {
+        cli_error("run", "-o: %s", why);
+        return 2;
+    }
     /* -o /dev/null, a FIFO ...: written straight through, with no journal
      * or lock beside it (that would put files into /dev). */
     struct stat target;
     int keeps_journal = opt->output != NULL && (stat(opt->output, &target) != 0 || S_ISREG(target.st_mode));
     if (keeps_journal) {
-        int rc = lock_output(opt->output, &lock_fd, lock_path, sizeof lock_path, 8);
-        if (rc != 0)
+        int rc = prepare_output(opt, &files);
+        if (rc != 0) {
+            run_files_free(&files);
             return rc;
-        output_sibling(opt->output, ".", ".partial", journal_path, sizeof journal_path);
+        }
     }
     install_signals();
     char **rows = calloc(e->count, sizeof *rows);
-    uint64_t print = fingerprint(e);
-    long whole_bytes = 0;
-    size_t resumed = keeps_journal && opt->resume ? journal_load(journal_path, print, rows, e->count, &whole_bytes) : 0;
     FILE *journal = NULL;
     int status = 0;
-    if (keeps_journal) {
-        if (resumed && truncate(journal_path, whole_bytes) != 0)
-            resumed = 0; /* cannot cut a torn line off: start afresh */
-        journal = fopen(journal_path, resumed ? "a" : "w");
-        if (journal == NULL) {
-            fprintf(stderr, "bloomlab run: cannot write the journal %s: %s\n", journal_path, strerror(errno));
-            status = 1;
-            goto done;
-        }
-        if (!resumed)
-            fprintf(journal, "# fingerprint: %016llx\n", (unsigned long long)print);
-        if (resumed && !opt->quiet)
-            fprintf(stderr, "bloomlab run: resuming: %zu finished cells kept from %s\n", resumed, journal_path);
+    progress_line line = {!opt->quiet && isatty(STDERR_FILENO), 0};
+    long resumed = keeps_journal ? open_journal(&files, inputs, opt, rows, e->count, &journal) : 0;
+    if (resumed < 0) {
+        status = 2; /* nothing has run: nothing could be kept */
+        goto done;
     }
+    if (resumed > 0 && !opt->quiet)
+        cli_error("run", "resuming: %ld finished cells kept from %s", resumed, files.journal);
     size_t mine = 0, done_cells = 0;
     for (size_t i = 0; i < e->count; i++)
         if (in_shard(i, opt)) {
@@ -673,11 +819,13 @@ int sweep_run(const experiment *e, const sweep_options *opt)
         if (!in_shard(i, opt) || rows[i] != NULL)
             continue;
         const cell *c = &e->cells[i];
+        guard_cell(e, i, &files, journal != NULL, done_cells);
         trial_result *r = calloc(c->trials, sizeof *r);
         int rc = r ? run_cell(e, c, opt->threads, r) : -1;
         if (rc < 0) {
-            fprintf(stderr, "bloomlab: %s: cannot allocate a filter of %llu bytes\n", c->where,
-                    (unsigned long long)layout_bytes(c->layout, c->m));
+            progress_end(&line);
+            cli_error("run", "%s: cannot allocate a filter of %llu bytes and %llu trial records", c->where,
+                      (unsigned long long)layout_bytes(c->layout, c->m), (unsigned long long)c->trials);
             status = 1;
         } else if (rc > 0) {
             status = 130;
@@ -685,35 +833,43 @@ int sweep_run(const experiment *e, const sweep_options *opt)
             char row[ROW_MAX];
             format_row(e, c, i, r, row, sizeof row);
             rows[i] = strdup(row);
-            if (journal != NULL) {
-                fprintf(journal, "%zu\t%s\n", i, row);
-                if (fflush(journal) != 0 || fsync(fileno(journal)) != 0) {
-                    fprintf(stderr, "bloomlab run: cannot write the journal %s: %s\n", journal_path, strerror(errno));
-                    status = 1;
-                }
+            int failed = journal != NULL ? journal_append(journal, i, row) : 0;
+            if (failed != 0) {
+                progress_end(&line);
+                cli_error("run", "cannot write the journal %s: %s", files.journal, strerror(failed));
+                status = 1;
+            }
+            if (row_is_degenerate(row)) {
+                char note[HASH_NAME_MAX + 256];
+                degenerate_note(e, i, note, sizeof note);
+                progress_end(&line);
+                cli_error("run", "warning: %s", note);
             }
             done_cells++;
             queries_done += (double)c->queries * (double)c->trials;
-            progress(opt, done_cells, mine, queries_done, started);
+            if (status == 0)
+                progress(&line, done_cells, mine, queries_done, started);
         }
         free(r);
     }
+    guard_clear();
+    progress_end(&line);
     if (status == 130) {
-        if (!opt->quiet && isatty(STDERR_FILENO))
-            fputc('\n', stderr);
-        fprintf(stderr, "bloomlab: interrupted: %zu of %zu cells finished%s%s\n", done_cells, mine,
-                journal ? " and kept in " : "", journal ? journal_path : "");
+        fprintf(stderr, "bloomlab: interrupted: %zu of %zu cells finished%s", done_cells, mine,
+                journal ? " and kept in " : "");
+        text_fputs_printable(journal ? files.journal : "", stderr);
+        fputc('\n', stderr);
     }
     if (journal != NULL && fclose(journal) != 0 && status == 0) {
-        fprintf(stderr, "bloomlab run: cannot write the journal %s: %s\n", journal_path, strerror(errno));
+        cli_error("run", "cannot write the journal %s: %s", files.journal, strerror(errno));
         status = 1;
     }
     journal = NULL;
     if (status == 0) {
-        if (write_output(e, opt, rows, now_seconds() - started) != 0)
+        if (write_output(e, opt, inputs, rows, now_seconds() - started) != 0)
             status = 1;
         else if (keeps_journal)
-            unlink(journal_path);
+            unlink(files.journal);
     }
 done:
     if (journal != NULL)
@@ -721,9 +877,6 @@ done:
     for (size_t i = 0; i < e->count; i++)
         free(rows[i]);
     free(rows);
-    if (lock_fd >= 0) {
-        unlink(lock_path);
-        close(lock_fd);
-    }
+    run_files_free(&files);
     return status;
 }

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "experiment.h"
+#include "schema.h" /* SWEEP_HEADER */
 
 typedef struct {
     const char *output;   /* NULL: stdout (no journal, no lock) */
@@ -50,7 +51,5 @@ int sweep_run(const experiment *e, const sweep_options *opt);
 uint64_t sweep_query_chunk(const filter *f, const filter_ops *ops, const scheme_ctx *ctx, const keyset *ks,
                            uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end);
 
-/* The CSV header, shared by run, sweep and merge. */
-extern const char SWEEP_HEADER[];
 
 #endif

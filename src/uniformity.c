@@ -113,7 +113,8 @@ static const char USAGE[] =
     "flag: nonuniform when p < 5.73e-7 = erfc(5/sqrt 2), the two-sided 5-sigma\n"
     "tail; too_uniform when p > 1 - 5.73e-7 (a counter, not a hash); else ok.\n"
     "ns_per_key times hashing and positions only (keys are made outside the\n"
-    "clock); it is the only column that varies between runs.\n"
+    "clock); it is the only column that varies between runs.  Exit status 1\n"
+    "when any row is flagged (after writing them all).\n"
     "\n"
     "  --hash    names from bloomlab list, or plugin:PATH.so:SYMBOL (default xxh3_64)\n"
     "  --scheme  independent|double|enhanced|course|ideal (default double);\n"
@@ -308,8 +309,9 @@ static void sb_printf(strbuf *sb, const char *fmt, ...)
     sb->len += (size_t)need;
 }
 
-/* One row per (hash, scheme, keys, m, n, k); ideal once, whatever the hashes. */
-static int run_grid(const uniformity_grid *g, strbuf *sb)
+/* One row per (hash, scheme, keys, m, n, k); ideal once, whatever the
+ * hashes.  *rejected counts the rows flagged, *first names the first. */
+static int run_grid(const uniformity_grid *g, strbuf *sb, size_t *rejected, char *first, size_t first_size)
 {
     for (size_t s = 0; s < g->scheme_count; s++) {
         scheme_kind scheme = g->schemes[s];
@@ -331,6 +333,11 @@ static int run_grid(const uniformity_grid *g, strbuf *sb)
                                       keyset_spec(g->keysets[ks]), (unsigned long long)m, (unsigned long long)n, k,
                                       r.chi2, r.dof, r.p_value, uniformity_flag(r.p_value),
                                       (unsigned long long)r.count_min, (unsigned long long)r.count_max, r.ns_per_key);
+                            if (strcmp(uniformity_flag(r.p_value), "ok") != 0 && (*rejected)++ == 0)
+                                snprintf(first, first_size, "%s, %s, keys %s, m = %llu, n = %llu, k = %u: %s, p = %.3g",
+                                         scheme == SCHEME_IDEAL ? "ideal" : g->hashes[h].name, scheme_name(scheme),
+                                         keyset_spec(g->keysets[ks]), (unsigned long long)m, (unsigned long long)n, k,
+                                         uniformity_flag(r.p_value), r.p_value);
                         }
     }
     return 0;
@@ -385,6 +392,11 @@ int cmd_uniformity(int argc, char **argv)
             fputs(USAGE, stdout);
         return parsed > 0 ? 0 : 2;
     }
+    char why[8192];
+    if (f.output != NULL && output_check(f.output, why, sizeof why) != 0) {
+        cli_error(CMD, "-o: %s", why);
+        return 2;
+    }
     uniformity_grid g;
     memset(&g, 0, sizeof g);
     if (resolve_grid(&f, &g) != 0 || check_grid(&g) != 0) {
@@ -396,10 +408,16 @@ int cmd_uniformity(int argc, char **argv)
     sb_printf(&sb, "# version: bloomlab %s (%s)\n# seed: %llu\n# alpha: %.6g (erfc(5/sqrt 2), two-sided 5 sigma)\n",
               BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)g.seed, uniformity_alpha());
     sb_printf(&sb, "hash,scheme,keys,m,n,k,chi2,dof,p_value,flag,count_min,count_max,ns_per_key\n");
-    int rc = run_grid(&g, &sb);
+    size_t rejected = 0;
+    char first[HASH_NAME_MAX + 256] = "";
+    int rc = run_grid(&g, &sb, &rejected, first, sizeof first);
     if (rc == 0 && sb.text != NULL)
         rc = output_write_atomic(f.output, sb.text, sb.len, CMD);
     free(sb.text);
     grid_free(&g);
-    return rc == 0 ? 0 : 1;
+    /* A rejection is the answer the command exists to give: the rows are
+     * written, and the exit status says so to a script or make. */
+    if (rc == 0 && rejected > 0)
+        cli_error(CMD, "%zu row%s rejected (first: %s)", rejected, rejected > 1 ? "s" : "", first);
+    return rc == 0 && rejected == 0 ? 0 : 1;
 }

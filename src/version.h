@@ -10,7 +10,7 @@
  * `bloomlab run` (and so `make`) remakes exactly the results that an older
  * version wrote; tests/test_fresh.c fails when a committed result claims to
  * be current and is not. */
-#define BLOOMLAB_RESULTS_VERSION 2
+#define BLOOMLAB_RESULTS_VERSION 3
 
 /* The git revision the binary was built from ("unknown" outside git); set
  * in version.c alone, so that a new commit recompiles one file. */
