@@ -61,9 +61,9 @@ EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
-PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp,$(wildcard plots/*.gp)))
+PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp,$(wildcard plots/*.gp)))
 
-.PHONY: all deps build test unit asan-test results plots report check-fresh full bench clean fuzz FORCE
+.PHONY: all deps build test unit asan-test results plots report check-fresh full bench bench-peers clean fuzz FORCE
 .DELETE_ON_ERROR:
 
 all: build results plots report
@@ -215,6 +215,16 @@ full: $(FULL_RESULTS)
 # Speed lives here, never in the tests.
 bench: bin/bloomlab
 	sh scripts/bench.sh
+
+# bloomlab against the peers kit (../shared/peers, when present) in one
+# interleaved, pinned run at every vector level: results/peers.csv,
+# plots/peers.png.
+bench-peers: bin/bloomlab
+	sh scripts/bench-peers.sh
+
+# One filter's loops alone, for instruction counts (scripts/loopcount.c).
+build/loopcount: scripts/loopcount.c $(LIB_OBJ) | deps
+	$(CC) $(BL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
 
 # libFuzzer harnesses (clang); bounded time per harness: FUZZ_SECONDS.
 fuzz: deps
