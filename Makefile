@@ -61,9 +61,9 @@ EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
-PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp,$(wildcard plots/*.gp)))
+PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp,$(wildcard plots/*.gp)))
 
-.PHONY: all deps build test unit asan-test results plots report check-fresh full bench clean fuzz FORCE \
+.PHONY: all deps build test unit asan-test results plots report check-fresh full bench bench-peers clean fuzz FORCE \
         install uninstall help
 .DELETE_ON_ERROR:
 
@@ -217,6 +217,16 @@ full: $(FULL_RESULTS)
 bench: bin/bloomlab
 	sh scripts/bench.sh
 
+# bloomlab against the peers kit (../shared/peers, when present) in one
+# interleaved, pinned run at every vector level: results/peers.csv,
+# plots/peers.png.
+bench-peers: bin/bloomlab
+	sh scripts/bench-peers.sh
+
+# One filter's loops alone, for instruction counts (scripts/loopcount.c).
+build/loopcount: scripts/loopcount.c $(LIB_OBJ) | deps
+	$(CC) $(BL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
+
 # libFuzzer harnesses (clang); bounded time per harness: FUZZ_SECONDS.
 fuzz: deps
 	$(MAKE) -f tests/fuzz/fuzz.mk
@@ -269,6 +279,7 @@ help:
 	@echo "make results | plots | report    one stage of the default run"
 	@echo "make full       larger trial counts and the billion-URL crawler, into results/full/"
 	@echo "make bench      speed against filter size (never part of the tests)"
+	@echo "make bench-peers   bloomlab against the peers kit (../shared/peers, when present), interleaved, pinned"
 	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
 	@echo "make install    bin, man page, bash completion, plugin header, pkg-config file (PREFIX=$(PREFIX), DESTDIR)"

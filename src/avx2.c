@@ -18,6 +18,7 @@
  * ul blocks + (uh blocks) 2^32 mod 2^64, two vpmuludq again.
  */
 #include "avx2.h"
+#include "cache.h"
 #include "filters.h"
 
 #include <string.h>
@@ -151,26 +152,26 @@ LOOP void prefetch_block_lines(const uint64_t *words, __m256i range, const uint6
     }
 }
 
-/* Set the bits (count the counters; returns the increments lost). */
-LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
-                           const uint64_t *h1, const uint64_t *h2, size_t count)
+/* Keys whose positions are made (and, beyond L2, prefetched for writing)
+ * one group ahead of the group whose bits are set. */
+#define INSERT_GROUP 16
+
+typedef struct {
+    uint64_t word[INSERT_GROUP * FILTER_K_MAX], bit[INSERT_GROUP * FILTER_K_MAX]; /* [(4 v + i) 4 + l]: see below */
+} insert_group;
+
+/* The positions of keys j .. j+15 (those there are): position i of the
+ * key in lane l of vector v at [4 (k v + i) + l]; prefetched when asked. */
+LOOP void group_positions(int kind, const uint64_t *words, __m256i r, const uint64_t *slice, unsigned k,
+                          const uint64_t *h1, const uint64_t *h2, size_t j, size_t count, insert_group *g, int prefetch)
 {
-    const int blocked = kind == POS_BLOCKED, counting = kind == POS_COUNTING;
-    const __m256i r = _mm256_set1_epi64x((long long)range);
     const __m256i one = _mm256_set1_epi64x(1), low6 = _mm256_set1_epi64x(63), low4 = _mm256_set1_epi64x(15);
-    uint64_t word[4 * FILTER_K_MAX], bit[4 * FILTER_K_MAX]; /* position i of lane l at [4 i + l] */
-    uint64_t saturated = 0;
-    if (blocked)
-        for (size_t j = 0; j < BLOCK_AHEAD; j += 4)
-            prefetch_block_lines(words, r, h1, j, count, 1);
-    for (size_t j = 0; j < count; j += 4) {
-        if (blocked)
-            prefetch_block_lines(words, r, h1, j + BLOCK_AHEAD, count, 1);
-        const size_t lanes = count - j < 4 ? count - j : 4;
-        lanes4_t p = lanes_begin(kind, load4(h1, j, count), load4(h2, j, count), r, slice);
+    for (size_t v = 0; v < INSERT_GROUP / 4 && j + 4 * v < count; v++) {
+        lanes4_t p = lanes_begin(kind, load4(h1, j + 4 * v, count), load4(h2, j + 4 * v, count), r, slice);
+        uint64_t *word = g->word + 4 * k * v, *bit = g->bit + 4 * k * v;
         for (unsigned i = 0; i < k; i++) {
             const __m256i pos = lanes_next(kind, &p);
-            if (counting) {
+            if (kind == POS_COUNTING) {
                 _mm256_storeu_si256((__m256i *)(void *)(word + 4 * i), _mm256_srli_epi64(pos, 4));
                 _mm256_storeu_si256((__m256i *)(void *)(bit + 4 * i),
                                     _mm256_slli_epi64(_mm256_and_si256(pos, low4), 2));
@@ -180,6 +181,22 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
                                     _mm256_sllv_epi64(one, _mm256_and_si256(pos, low6)));
             }
         }
+        if (prefetch) {
+            const size_t lanes = count - j - 4 * v < 4 ? count - j - 4 * v : 4;
+            for (unsigned i = 0; i < k; i++)
+                for (size_t l = 0; l < lanes; l++)
+                    __builtin_prefetch(&words[word[4 * i + l]], 1, 3);
+        }
+    }
+}
+
+/* Set the group's bits (count its counters; returns the increments lost). */
+LOOP uint64_t group_set(int kind, uint64_t *words, unsigned k, size_t j, size_t count, const insert_group *g)
+{
+    uint64_t saturated = 0;
+    for (size_t v = 0; v < INSERT_GROUP / 4 && j + 4 * v < count; v++) {
+        const uint64_t *word = g->word + 4 * k * v, *bit = g->bit + 4 * k * v;
+        const size_t lanes = count - j - 4 * v < 4 ? count - j - 4 * v : 4;
         if (lanes == 4) {
             for (size_t t = 0; t < 4 * (size_t)k; t++)
                 saturated += set_position(kind, words, word[t], bit[t]);
@@ -192,24 +209,57 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
     return saturated;
 }
 
+/* Set the bits (count the counters; returns the increments lost).  An
+ * unblocked filter beyond L2 (prefetch) has each group's lines requested
+ * while the group before is set; a blocked512 key's one line is
+ * prefetched BLOCK_AHEAD keys ahead. */
+LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
+                           const uint64_t *h1, const uint64_t *h2, size_t count, int prefetch)
+{
+    const int blocked = kind == POS_BLOCKED;
+    const __m256i r = _mm256_set1_epi64x((long long)range);
+    insert_group g[2];
+    uint64_t saturated = 0;
+    if (blocked) {
+        prefetch = 0;
+        for (size_t j = 0; j < BLOCK_AHEAD; j += 4)
+            prefetch_block_lines(words, r, h1, j, count, 1);
+    }
+    if (count == 0)
+        return 0;
+    group_positions(kind, words, r, slice, k, h1, h2, 0, count, &g[0], prefetch);
+    for (size_t j = 0, n = 0; j < count; j += INSERT_GROUP, n++) {
+        if (blocked)
+            for (size_t a = 0; a < INSERT_GROUP; a += 4)
+                prefetch_block_lines(words, r, h1, j + BLOCK_AHEAD + a, count, 1);
+        if (j + INSERT_GROUP < count)
+            group_positions(kind, words, r, slice, k, h1, h2, j + INSERT_GROUP, count, &g[(n + 1) & 1], prefetch);
+        saturated += group_set(kind, words, k, j, count, &g[n & 1]);
+    }
+    return saturated;
+}
+
+/* Whether an unblocked filter's inserts prefetch: beyond L2. */
+static int beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
+
 void avx2_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count);
+    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, beyond_l2(f));
 }
 
 void avx2_counting_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count);
+    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, beyond_l2(f));
 }
 
 void avx2_partitioned_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count);
+    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, beyond_l2(f));
 }
 
 void avx2_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count);
+    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
 }
 
 void avx2_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,

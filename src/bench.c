@@ -433,13 +433,14 @@ typedef struct {
     const char *keys[4];
     size_t key_count;
     int anchors;
+    uint64_t peers_n; /* --peers N: the peers kit's configurations at n = N; 0: not asked */
     int quiet;
     const char *output;
 } bench_options;
 
 static const char USAGE[] =
     "usage: bloomlab bench [--max-bytes B] [--min-bytes B] [--filter LIST] [--keys LIST]\n"
-    "                      [--ops N] [--seed S] [--anchors] [-o FILE] [--quiet]\n"
+    "                      [--ops N] [--seed S] [--anchors] [--peers N] [-o FILE] [--quiet]\n"
     "\n"
     "Speed of every filter layout against its size (xxh3_64 + double, 10 bits\n"
     "per key, k = 7; splitblock k = 8), beside the machine's own ceiling measured\n"
@@ -460,13 +461,18 @@ static const char USAGE[] =
     "                  ratios, the ceiling at each one's size, and each bar to\n"
     "                  beat (theirs / 1.5) beside the floor a one-pass loop\n"
     "                  cannot pass there (lines touched x ceiling)\n"
+    "  --peers N       the peers kit's configurations (../shared/peers: make\n"
+    "                  bench-peers) at n = N keys: standard at 10 bits per key,\n"
+    "                  k = 7; splitblock at 10.67 and 10 bits per key, k = 8;\n"
+    "                  each beside the floor (lines touched x ceiling)\n"
     "  -o FILE         CSV output (the table still goes to stdout)\n"
     "  --quiet         no table, no progress\n"
     "\n"
     "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n"
     "\n"
-    "On a CPU with AVX-512 every layout runs the eight-lane loops of\n"
-    "src/avx512.c with double hashing (standard, counting and partitioned\n"
+    "On a CPU with AVX2 every layout runs the vector loops of src/avx2.c\n"
+    "with double hashing (unblocked queries in cache only); with AVX-512\n"
+    "the eight-lane loops of src/avx512.c (standard, counting and partitioned\n"
     "queries in phases once the filter outgrows L2);\n"
     "BLOOMLAB_ISA=portable (or avx2, avx512) in the environment caps the\n"
     "vector level, e.g. to time the portable loops on the same machine.\n"
@@ -570,6 +576,10 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
             o->output = v;
         } else if (strcmp(a, "--anchors") == 0) {
             o->anchors = 1;
+        } else if (IS("--peers")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--peers")) == NULL ||
+                cli_u64(v, 1000, 1ULL << 36, CMD, "--peers", &o->peers_n))
+                return -1;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = 1;
         } else {
@@ -990,6 +1000,46 @@ static int run_anchors(bench_run *b, keyset *random64)
     return 0;
 }
 
+/* The peers kit's configurations at one n (scripts/bench-peers.sh runs
+ * them interleaved with the kit's driver): rows of section "peers", each
+ * with the floor's lines and ceiling (row_ceiling). */
+static int run_peers(bench_run *b, keyset *random64)
+{
+    static const struct {
+        layout_kind layout;
+        double bits_per_key;
+        unsigned k;
+    } CONFIGS[] = {{LAYOUT_STANDARD, 10, 7}, {LAYOUT_SPLITBLOCK, 256.0 / 24, 8}, {LAYOUT_SPLITBLOCK, 10, 8}};
+    const uint64_t n = b->o->peers_n;
+    note(b, "peers' configurations: xxh3_64 + double on random64 keys (8 bytes), ns per key\n");
+    for (size_t i = 0; i < sizeof CONFIGS / sizeof CONFIGS[0]; i++) {
+        bench_cell cell = {CONFIGS[i].layout, SCHEME_DOUBLE, b->hash, random64, 0, n, CONFIGS[i].k, b->o->ops, b->o->seed};
+        cell.m = layout_fit_m(cell.layout, (uint64_t)llround((double)n * CONFIGS[i].bits_per_key));
+        bench_timing t;
+        if (time_filter(&cell, &t) != 0) {
+            cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
+            return -1;
+        }
+        ceiling c;
+        if (ceiling_at(b, layout_bytes(cell.layout, cell.m), &c) != 0)
+            return -1;
+        row r;
+        row_blank(&r, "peers");
+        r.filter = layout_name(cell.layout);
+        r.hash = b->hash->name;
+        r.scheme = "double";
+        r.keys = "random64";
+        row_timing(&r, &cell, &t);
+        row_ceiling(&r, &cell, &t, &c);
+        row_csv(&b->csv, &r);
+        note(b, "%-11s n=%-5.0e %5.2f b/key k=%u  insert %6.2f  absent %6.2f  present %6.2f ns;  floors %.2f / %.2f / %.2f\n",
+             r.filter, (double)n, r.v[V_BPI], cell.k, t.ns_insert, t.ns_absent, t.ns_present,
+             r.v[V_LINES_PRESENT] * r.v[V_NS_UPDATE], r.v[V_LINES_ABSENT] * r.v[V_NS_INDEP],
+             r.v[V_LINES_PRESENT] * r.v[V_NS_INDEP]);
+    }
+    return 0;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     bench_options o;
@@ -1023,7 +1073,9 @@ int cmd_bench(int argc, char **argv)
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
            filter_ops_description(), BENCH_HEADER);
     note(&b, "vector level: %s\nloops: %s\n", level, filter_ops_description());
-    if (o.anchors)
+    if (o.peers_n != 0)
+        rc = run_peers(&b, random64);
+    else if (o.anchors)
         rc = run_anchors(&b, random64);
     else
         rc = run_harness(&b, random64) || run_sizes(&b, keysets);

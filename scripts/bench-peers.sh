@@ -1,0 +1,93 @@
+#!/bin/sh
+# bench-peers.sh -- `make bench-peers`: bloomlab against the peer filters of
+# the measuring kit (../shared/peers: fastfilter_cpp, Boost.Bloom), in one
+# run on this machine, into results/peers.csv and plots/peers.png.
+#
+# A speed claim is a ratio measured in one run: ROUNDS interleaved rounds
+# (for each n: bloomlab at every vector level this CPU has, then the kit's
+# driver built with -march=native, then built for the x86-64 baseline, the
+# peers "without vector extensions" the portable loops are held to), all
+# pinned to one core; each figure is the minimum over the rounds, its
+# spread (max / min - 1) beside it.  The kit is optional: a clone without
+# it is told so, and nothing fails.
+#
+#   PEERS_KIT     the kit (default ../shared/peers)
+#   PEERS_N       the n's (default "1e6 1e7 1e8")
+#   PEERS_ROUNDS  rounds (default 3)
+#   PEERS_CPU     the core (default the last one)
+#   PEERS_OPS     bloomlab's queries per figure (default 1e6, the driver's)
+#   PEERS_ONLY    the driver's systems (default fastfilter+boost; libbloom
+#                 comes in through the plugin path instead)
+#   BLOOMLAB      the binary (default bin/bloomlab)
+set -eu
+cd "$(dirname "$0")/.."
+kit="${PEERS_KIT:-../shared/peers}"
+ns="${PEERS_N:-1e6 1e7 1e8}"
+rounds="${PEERS_ROUNDS:-3}"
+cpu="${PEERS_CPU:-$(($(nproc) - 1))}"
+ops="${PEERS_OPS:-1e6}"
+only="${PEERS_ONLY:-fastfilter+boost}"
+bloomlab="${BLOOMLAB:-bin/bloomlab}"
+
+if [ ! -f "$kit/build.sh" ] || [ ! -f "$kit/driver.cc" ]; then
+  echo "bench-peers: no peers kit at $kit (the project's measuring kit, not part of a clone): skipped"
+  exit 0
+fi
+if ! command -v g++ >/dev/null 2>&1; then
+  echo "bench-peers: the peers kit needs g++ (and libbloom-dev): skipped"
+  exit 0
+fi
+[ -x "$bloomlab" ] || { echo "bench-peers: $bloomlab not built (make build)" >&2; exit 2; }
+pin=""
+if command -v taskset >/dev/null 2>&1; then pin="taskset -c $cpu"; else echo "bench-peers: no taskset: not pinned"; fi
+
+mkdir -p build results
+native=build/peers-driver-native
+baseline=build/peers-driver-x86-64
+echo "bench-peers: building the kit's driver ($kit/build.sh), native and x86-64"
+if ! sh "$kit/build.sh" "$native" >build/peers-build.log 2>&1; then
+  echo "bench-peers: the kit's driver did not build (it needs g++ and libbloom-dev; build/peers-build.log): skipped"
+  exit 0
+fi
+# The same build for the x86-64 baseline (the kit's line, -march changed),
+# where the kit builds without vector extensions (its driver calls
+# fastfilter's AVX2-only SimdBlockFilterFixed: it does not, then).
+builds="native"
+out="$(pwd)/$baseline"
+if (cd "$kit" && sed 's/-march=native/-march=x86-64/' build.sh | sh -s "$out") >>build/peers-build.log 2>&1; then
+  builds="native x86-64"
+else
+  echo "bench-peers: the kit's driver does not build for -march=x86-64 (build/peers-build.log): native peers only"
+fi
+
+# The vector levels this CPU has, from portable up.
+cpu_level=$("$bloomlab" --version | sed -n 's/.*this CPU: \([a-z0-9]*\).*/\1/p')
+levels="portable"
+case "$cpu_level" in
+  avx2) levels="portable avx2" ;;
+  avx512) levels="portable avx2 avx512" ;;
+esac
+
+raw="build/peers-raw.csv"
+: > "$raw"
+echo "bench-peers: levels: $levels; peers: $builds; n: $ns; $rounds rounds pinned to core $cpu"
+for round in $(seq 1 "$rounds"); do
+  for n in $ns; do
+    for isa in $levels; do
+      echo "bench-peers: round $round n=$n bloomlab $isa"
+      BLOOMLAB_ISA=$isa $pin "$bloomlab" bench --peers "$n" --ops "$ops" --quiet -o build/peers-bloomlab.csv
+      grep -v '^#' build/peers-bloomlab.csv | tail -n +2 | sed "s/^/$round,bloomlab,$isa,/" >> "$raw"
+    done
+    for build in $builds; do
+      echo "bench-peers: round $round n=$n peers ($build)"
+      $pin "build/peers-driver-$build" "$n" "$only" 2>/dev/null | sed "s/^/$round,peers,$build,/" >> "$raw"
+    done
+  done
+done
+grep -v '^#' build/peers-bloomlab.csv | head -n 1 > build/peers-bloomlab-header.csv
+model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+python3 scripts/peers.py "$raw" build/peers-bloomlab-header.csv "$model" "$levels" "$rounds" "$cpu" \
+  "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" > results/peers.csv.tmp
+mv results/peers.csv.tmp results/peers.csv
+(cd plots && gnuplot peers.gp)
+echo "bench-peers: results/peers.csv, plots/peers.png"

@@ -1,0 +1,71 @@
+/* loopcount.c -- one filter's inserts and queries, nothing else, for
+ * instruction counts under valgrind --tool=callgrind (a noise-free
+ * cross-check of a loop change on a shared host; docs/PERFORMANCE.md).
+ *
+ *   make build/loopcount
+ *   BLOOMLAB_ISA=avx2 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+ *       --toggle-collect='insert_many_*' build/loopcount splitblock 1e6 10.67 8 1e6
+ *
+ * Arguments: layout, n, bits per key, k, queries (absent then present);
+ * xxh3_64 + double on random64 keys (8 bytes), as bloomlab bench, the
+ * keys made in chunks of 8 batches outside the loops (--toggle-collect
+ * names the loops: insert_many_*, query_many_*). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "filters.h"
+#include "hashes.h"
+#include "keys.h"
+
+enum { CHUNK = 8 };
+
+static void fill(const keyset *ks, uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t total,
+                 key_batch *chunk, size_t *nb)
+{
+    *nb = 0;
+    for (uint64_t i = first; i < total && *nb < CHUNK; i += KEY_BATCH)
+        keyset_fill(ks, seed, n, side, i, total - i < KEY_BATCH ? (size_t)(total - i) : KEY_BATCH, &chunk[(*nb)++]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 6) {
+        fprintf(stderr, "usage: loopcount LAYOUT N BITS_PER_KEY K QUERIES\n");
+        return 2;
+    }
+    layout_kind layout;
+    if (layout_from_name(argv[1], &layout) != 0)
+        return 2;
+    const uint64_t n = (uint64_t)atof(argv[2]), queries = (uint64_t)atof(argv[5]);
+    const unsigned k = (unsigned)atoi(argv[4]);
+    const uint64_t m = layout_fit_m(layout, (uint64_t)(atof(argv[3]) * (double)n + 0.5));
+    char err[256];
+    hasher h;
+    keyset *ks = keyset_open("random64", err, sizeof err);
+    filter f;
+    key_batch *chunk = malloc(CHUNK * sizeof *chunk);
+    if (ks == NULL || chunk == NULL || hasher_resolve("xxh3_64", &h, err, sizeof err) != 0 ||
+        filter_init(&f, layout, m, k) != 0)
+        return 1;
+    const scheme_ctx ctx = {&h, 1, log2_floor(m)};
+    const filter_ops ops = filter_ops_for(layout, SCHEME_DOUBLE);
+    size_t nb;
+    for (uint64_t i = 0; i < n; i += CHUNK * KEY_BATCH) {
+        fill(ks, 1, n, KEY_PRESENT, i, n, chunk, &nb);
+        ops.insert_many(&f, &ctx, chunk, nb);
+    }
+    filter_flush(&f);
+    uint64_t yes[2] = {0, 0};
+    for (int side = KEY_ABSENT; side >= KEY_PRESENT; side--)
+        for (uint64_t i = 0; i < queries; i += CHUNK * KEY_BATCH) {
+            fill(ks, 1, n, (key_side)side, i, queries, chunk, &nb);
+            yes[side] += ops.query_many(&f, &ctx, chunk, nb);
+        }
+    printf("%s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\n", argv[1], (unsigned long long)m, k,
+           filter_ops_description(), (unsigned long long)yes[KEY_ABSENT], (unsigned long long)yes[KEY_PRESENT],
+           (unsigned long long)queries);
+    filter_free(&f);
+    keyset_close(ks);
+    free(chunk);
+    return 0;
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""peers.py -- the raw rounds of scripts/bench-peers.sh into results/peers.csv.
+
+Each figure (system, isa, layout, bits per key, n, operation) is the minimum
+over the rounds; ns_max and spread (max / min - 1) say how far the rounds
+were apart.  The floor rows are bloomlab bench's: the lines an operation
+touches times the machine's random-line ceiling at the filter's size (the
+minimum over every run that measured it).  `panel` and `series` say where
+plots/peers.gp draws a row (blank: not drawn)."""
+import csv
+import datetime
+import sys
+
+raw, header_file, model, levels, rounds, cpu, version, kit, pin, builds = sys.argv[1:11]
+header = open(header_file).read().strip().split(",")
+figures = {}  # (system, isa, layout, bpk, n, op) -> [ns]
+
+
+def add(key, ns):
+    figures.setdefault(key, []).append(float(ns))
+
+
+for row in csv.reader(open(raw)):
+    if not row:
+        continue
+    source = row[1]
+    if source == "bloomlab":
+        isa = row[2]
+        r = dict(zip(header, row[3:]))
+        if r["section"] != "peers":
+            continue
+        bpk = "%.2f" % float(r["bits_per_item"])
+        n = int(r["n"])
+        for op in ("insert", "absent", "present"):
+            add(("bloomlab", isa, r["filter"], bpk, n, op), r["ns_" + op])
+        lines_p, lines_a = float(r["lines_present"]), float(r["lines_absent"])
+        add(("floor", "-", r["filter"], bpk, n, "insert"), lines_p * float(r["ns_update"]))
+        add(("floor", "-", r["filter"], bpk, n, "absent"), lines_a * float(r["ns_independent"]))
+        add(("floor", "-", r["filter"], bpk, n, "present"), lines_p * float(r["ns_independent"]))
+    elif source == "peers":
+        build = row[2]
+        system, layout, n, bpk = row[3], row[4], int(float(row[5])), "%.2f" % float(row[6])
+        for op, ns in zip(("insert", "absent", "present"), row[9:12]):
+            add((system, build, layout, bpk, n, op), ns)
+
+# What the figure draws: the standard layout at 10 bits per key, the split
+# block layout at 10.67 (the peers' own default); the best peers in each.
+DRAWN = {
+    ("bloomlab", "standard", "10.00"): "standard",
+    ("bloomlab", "splitblock", "10.67"): "splitblock",
+    ("floor", "standard", "10.00"): "standard",
+    ("floor", "splitblock", "10.67"): "splitblock",
+    ("fastfilter", "standard-branchless", None): "standard",
+    ("boost", "classic-bulk", None): "standard",
+    ("boost", "fast_multiblock32_8@10.67-bulk", None): "splitblock",
+    ("fastfilter", "splitblock-default", None): "splitblock",
+}
+
+
+def placement(system, isa, layout, bpk):
+    panel = DRAWN.get((system, layout, bpk)) or DRAWN.get((system, layout, None))
+    if panel is None:
+        return "", ""
+    if system == "floor":
+        return panel, "floor"
+    if system == "bloomlab":
+        return panel, "bloomlab-" + isa
+    return panel, "%s-%s-%s" % (system, layout.replace("@10.67", "").replace("_8", ""), isa)
+
+
+print("# command: make bench-peers (scripts/bench-peers.sh)")
+print("# date: %s" % datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+print("# cpu: %s" % model)
+print("# bloomlab: %s; vector levels run: %s" % (version, levels))
+print("# peers: the kit at %s, its driver built with -march= %s (the isa column)" % (kit, " and ".join(builds.split())))
+print("# method: %s rounds interleaved (per n: bloomlab at each level, then the peers), %s; ns = minimum over"
+      " the rounds, spread = max / min - 1" % (rounds, pin if pin else "not pinned"))
+print("# keys: 8-byte random keys; bloomlab xxh3_64 + double; queries 1e6 absent and 1e6 present")
+print("system,isa,layout,bits_per_key,n,operation,ns,ns_max,spread,rounds,panel,series")
+for key in sorted(figures, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1])):
+    v = figures[key]
+    system, isa, layout, bpk, n, op = key
+    panel, series = placement(system, isa, layout, bpk)
+    print("%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%d,%s,%s" % (system, isa, layout, bpk, n, op, min(v), max(v),
+                                                         max(v) / min(v) - 1 if min(v) > 0 else 0, len(v),
+                                                         panel, series))
