@@ -7,13 +7,15 @@
 #include "helpers.h"
 
 /* make TARGET with DESTDIR and PREFIX=/usr, outside the enclosing make's
- * jobserver; its status. */
+ * jobserver; its status.  The binary under test is taken as it is (-o): a
+ * make of other flags than the tests' would rebuild and relink it while the
+ * other tests run it. */
 static int make_in(const char *target, const char *destdir)
 {
     char cmd[1200];
     snprintf(cmd, sizeof cmd,
-             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory %s DESTDIR=%s PREFIX=/usr "
-             ">/dev/null 2>&1",
+             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -o bin/bloomlab -o build/flags "
+             "%s DESTDIR=%s PREFIX=/usr >/dev/null 2>&1",
              target, destdir);
     return system(cmd);
 }
