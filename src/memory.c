@@ -385,6 +385,13 @@ typedef struct {
 static void tb_printf(text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void tb_printf(text_buf *b, const char *fmt, ...)
 {
+    if (b->text == NULL) { /* NULL + 0 is undefined (clang's UBSan says so): start with room */
+        b->cap = 4096;
+        if ((b->text = malloc(b->cap)) == NULL) {
+            b->cap = 0;
+            return;
+        }
+    }
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
