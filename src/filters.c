@@ -1418,11 +1418,52 @@ static query_run splitblock_query_run_avx2(const filter *f)
     VECTOR_OPS(counting, isa, LEVEL, 0)                                                                      \
     VECTOR_OPS(partitioned, isa, LEVEL, 0)                                                                   \
     VECTOR_OPS(blocked512, isa, LEVEL, 0)                                                                    \
-    VECTOR_OPS(register64, isa, LEVEL, 0)                                                                    \
-    VECTOR_OPS(splitblock, isa, LEVEL, LEVEL == ISA_AVX2)
+    VECTOR_OPS(register64, isa, LEVEL, 0)
 
 VECTOR_LEVEL(avx512, ISA_AVX512)
+VECTOR_OPS(splitblock, avx512, ISA_AVX512, 0)
 VECTOR_LEVEL(avx2, ISA_AVX2)
+static run_insert_fn splitblock_insert_run_avx2_hashed(const filter *f) { return splitblock_insert_run_avx2(f); }
+static query_run splitblock_query_run_avx2_hashed(const filter *f) { return splitblock_query_run_avx2(f); }
+VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
+
+/* AVX2 split block: xxh3_64 on 8-byte keys hashed in the loop, one pass
+ * (avx2.h); any other key or hash through the runs above. */
+static int xxh3_8_byte_keys(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    if (batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
+        return 0;
+    for (size_t b = 0; b < count; b++)
+        if (!batch_all_8_bytes(&batches[b]))
+            return 0;
+    return 1;
+}
+static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
+        avx2_splitblock_insert_keys8(f, ctx->seed, b, n);
+    else
+        insert_many_splitblock_avx2_hashed(f, ctx, b, n);
+}
+static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
+        avx2_splitblock_insert_keys8(f, ctx->seed, b, 1);
+    else
+        insert_splitblock_avx2_hashed(f, ctx, b);
+}
+static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
+        return avx2_splitblock_query_keys8(f, ctx->seed, b, n, NULL);
+    return query_many_splitblock_avx2_hashed(f, ctx, b, n);
+}
+static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
+        return avx2_splitblock_query_keys8(f, ctx->seed, b, 1, answer);
+    return query_splitblock_avx2_hashed(f, ctx, b, answer);
+}
 #endif /* BLOOMLAB_X86 */
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}

@@ -205,3 +205,72 @@ Test(avx2, positions_exact)
         }
     }
 }
+
+/* The split block loops that hash 8-byte keys in their loop (xxh3_64),
+ * over runs of 1 to 9 batches of uneven sizes (the ring of SPLIT_RING keys
+ * filled, drained, and never full), against the reference. */
+Test(avx2, splitblock_keys8_against_reference)
+{
+    if (skip())
+        return;
+    static const uint64_t MS[] = {256 * 7, 256 * 4099, (1ULL << 31) + 256 * 3};
+    enum { NB = 9 };
+    key_batch *batches = malloc(NB * sizeof *batches);
+    cr_assert_not_null(batches);
+    for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++) {
+        env e;
+        env_open(&e, "xxh3_64", 0x5b5b + mi);
+        filter vec, one;
+        cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, MS[mi], 8), 0);
+        cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, MS[mi], 8), 0);
+        const uint64_t n = 3000;
+        size_t run = 0;
+        for (uint64_t i = 0; i < n; run++) {
+            size_t nb = 0;
+            for (; nb < 1 + run % NB && i < n; nb++) {
+                size_t count = 1 + (size_t)((i * 13) % KEY_BATCH);
+                if (count > n - i)
+                    count = (size_t)(n - i);
+                keyset_fill(e.ks, e.ctx.seed, n, KEY_PRESENT, i, count, &batches[nb]);
+                for (size_t j = 0; j < count; j++)
+                    filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j], batches[nb].len[j],
+                                      batches[nb].id[j]);
+                i += count;
+            }
+            avx2_splitblock_insert_keys8(&vec, e.ctx.seed, batches, nb);
+        }
+        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "m=%llu: bits differ",
+                     (unsigned long long)MS[mi]);
+        for (int side = 0; side < 2; side++) {
+            run = 0;
+            for (uint64_t i = 0; i < n; run++) {
+                unsigned char answer[NB * KEY_BATCH + 1];
+                int ref[NB * KEY_BATCH];
+                size_t nb = 0, keys = 0, ref_yes = 0;
+                for (; nb < 1 + run % NB && i < n; nb++) {
+                    size_t count = 1 + (size_t)((i * 5) % KEY_BATCH);
+                    if (count > n - i)
+                        count = (size_t)(n - i);
+                    keyset_fill(e.ks, e.ctx.seed, n, (key_side)side, i, count, &batches[nb]);
+                    for (size_t j = 0; j < count; j++, keys++) {
+                        ref[keys] = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j],
+                                                     batches[nb].len[j], batches[nb].id[j]);
+                        ref_yes += (size_t)ref[keys];
+                    }
+                    i += count;
+                }
+                memset(answer, 0xAA, sizeof answer);
+                const size_t yes = avx2_splitblock_query_keys8(&vec, e.ctx.seed, batches, nb, answer);
+                for (size_t t = 0; t < keys; t++)
+                    cr_assert_eq(answer[t], ref[t], "m=%llu side %d key %zu", (unsigned long long)MS[mi], side, t);
+                cr_assert_eq(answer[keys], 0xAA, "nothing written past the last answer");
+                cr_assert_eq(yes, ref_yes);
+                cr_assert_eq(avx2_splitblock_query_keys8(&vec, e.ctx.seed, batches, nb, NULL), yes);
+            }
+        }
+        filter_free(&vec);
+        filter_free(&one);
+        keyset_close(e.ks);
+    }
+    free(batches);
+}
