@@ -265,21 +265,6 @@ void avx2_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, s
     probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
 }
 
-void avx2_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                             uint64_t *pos)
-{
-    const __m256i r = _mm256_set1_epi64x((long long)m);
-    uint64_t lane[4 * FILTER_K_MAX];
-    for (size_t j = 0; j < count; j += 4) {
-        lanes4_t p = lanes_begin(POS_STANDARD, load4(h1, j, count), load4(h2, j, count), r, NULL);
-        for (unsigned i = 0; i < k; i++)
-            _mm256_storeu_si256((__m256i *)(void *)(lane + 4 * i), lanes_next(POS_STANDARD, &p));
-        for (size_t l = 0; l < 4 && j + l < count; l++)
-            for (unsigned i = 0; i < k; i++)
-                pos[(j + l) * k + i] = lane[4 * i + l];
-    }
-}
-
 /* ---- queries: eight keys a step, one gather a position ---------------------- */
 
 /* All k positions of eight keys (a's lanes, then b's), tested without a

@@ -178,34 +178,6 @@ Test(avx2, large_filters, .timeout = 120)
     check_loops(LAYOUT_STANDARD, (1ULL << 31) + 12345, 7, 4000, "xxh3_128");
 }
 
-/* The positions of the staged inserts, m up to 2^32 - 1 (no filter
- * needed): reduce_range's, bit for bit, in the order of avx2.h. */
-Test(avx2, positions_exact)
-{
-    if (skip())
-        return;
-    static const uint64_t MS[] = {1, 2, 1000003, (1ULL << 31) + 1, 3000000019ULL, (1ULL << 32) - 1};
-    enum { COUNT = 37, K = 9 };
-    uint64_t h1[COUNT], h2[COUNT], pos[COUNT * K];
-    uint64_t x = 0x0123456789abcdefULL;
-    for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++) {
-        for (size_t j = 0; j < COUNT; j++) {
-            h1[j] = x = mix64(x + 1);
-            h2[j] = x = mix64(x + 1);
-        }
-        h1[0] = ~0ULL; /* the extremes */
-        h2[0] = ~0ULL;
-        h1[1] = 0;
-        for (size_t count = 1; count <= COUNT; count += 6) {
-            avx2_standard_positions(MS[mi], K, h1, h2, count, pos);
-            for (size_t j = 0; j < count; j++)
-                for (unsigned i = 0; i < K; i++)
-                    cr_assert_eq(pos[j * K + i], reduce_range(h1[j] + i * h2[j], MS[mi]), "m=%llu key %zu i %u",
-                                 (unsigned long long)MS[mi], j, i);
-        }
-    }
-}
-
 /* The split block loops that hash 8-byte keys in their loop (xxh3_64),
  * over runs of 1 to 9 batches of uneven sizes (the ring of SPLIT_RING keys
  * filled, drained, and never full), against the reference. */
