@@ -23,6 +23,9 @@
 
 #include <string.h>
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #if BLOOMLAB_X86
 #if !defined(__AVX2__) || !defined(__BMI2__)
 #error "avx2.c is compiled with -mavx2 -mbmi2 -mfma (the Makefile's ISA_FLAGS_avx2)"
@@ -262,21 +265,6 @@ void avx2_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, s
     probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
 }
 
-void avx2_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                             uint64_t *pos)
-{
-    const __m256i r = _mm256_set1_epi64x((long long)m);
-    uint64_t lane[4 * FILTER_K_MAX];
-    for (size_t j = 0; j < count; j += 4) {
-        lanes4_t p = lanes_begin(POS_STANDARD, load4(h1, j, count), load4(h2, j, count), r, NULL);
-        for (unsigned i = 0; i < k; i++)
-            _mm256_storeu_si256((__m256i *)(void *)(lane + 4 * i), lanes_next(POS_STANDARD, &p));
-        for (size_t l = 0; l < 4 && j + l < count; l++)
-            for (unsigned i = 0; i < k; i++)
-                pos[(j + l) * k + i] = lane[4 * i + l];
-    }
-}
-
 /* ---- queries: eight keys a step, one gather a position ---------------------- */
 
 /* All k positions of eight keys (a's lanes, then b's), tested without a
@@ -467,6 +455,75 @@ size_t avx2_splitblock_query(const filter *f, const uint64_t *h1, const uint64_t
             answer[j] = (unsigned char)all;
     }
     return yes;
+}
+
+/* The same loops taking the 8-byte keys of xxh3_64 themselves, in one
+ * pass (Boost.Bloom's bulk path has this shape): each key is hashed
+ * (XXH3_len_4to8_64b for len = 8, its seeded constant once a call), its
+ * block placed and prefetched, and set or tested SPLIT_RING keys later, so
+ * that no array of hashes or blocks is written and read back. */
+#define SPLIT_RING 32
+
+static uint64_t xxh3_8_bitflip(uint64_t seed)
+{
+    seed ^= (uint64_t)XXH_swap32((uint32_t)seed) << 32;
+    return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
+}
+
+LOOP size_t splitblock_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches, size_t count,
+                             unsigned char *answer, int insert)
+{
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    const uint64_t bitflip = xxh3_8_bitflip(seed);
+    uint64_t ring_word[SPLIT_RING];
+    uint32_t ring_h32[SPLIT_RING];
+    size_t in = 0, out = 0, yes = 0;
+#define SPLIT_WORK(i)                                                                                        \
+    do {                                                                                                     \
+        __m256i *block = (__m256i *)(void *)&words[ring_word[(i) % SPLIT_RING]];                             \
+        const __m256i mask = splitblock_mask(ring_h32[(i) % SPLIT_RING], salt);                              \
+        if (insert)                                                                                          \
+            _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), mask));                      \
+        else {                                                                                               \
+            const int all = _mm256_testc_si256(_mm256_load_si256(block), mask);                              \
+            yes += (size_t)all;                                                                              \
+            if (answer != NULL)                                                                              \
+                answer[i] = (unsigned char)all;                                                              \
+        }                                                                                                    \
+    } while (0)
+    for (size_t b = 0; b < count; b++) {
+        const key_batch *keys = &batches[b];
+        for (size_t j = 0; j < keys->count; j++, in++) {
+            const uint64_t x = XXH_readLE64(keys->ptr[j]);
+            const uint64_t h = XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ bitflip, 8);
+            const uint64_t w = splitblock_word(h, blocks);
+            if (insert)
+                __builtin_prefetch(&words[w], 1, 3);
+            else
+                __builtin_prefetch(&words[w], 0, 3);
+            if (in - out == SPLIT_RING) {
+                SPLIT_WORK(out);
+                out++;
+            }
+            ring_word[in % SPLIT_RING] = w;
+            ring_h32[in % SPLIT_RING] = (uint32_t)h;
+        }
+    }
+    for (; out < in; out++)
+        SPLIT_WORK(out);
+#undef SPLIT_WORK
+    return yes;
+}
+
+void avx2_splitblock_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count)
+{
+    splitblock_keys8(f->words, f->blocks, seed, batches, count, NULL, 1);
+}
+
+size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                                   unsigned char *answer)
+{
+    return splitblock_keys8(f->words, f->blocks, seed, batches, count, answer, 0);
 }
 
 #endif /* BLOOMLAB_X86 */

@@ -15,7 +15,10 @@
  *                           floor(u_i m / 2^64) by two vpmuludq (m < 2^32);
  *                           queries fetch eight keys' position i by one
  *                           32-bit gather, all k tested without a branch;
- *                           inserts set the bits with scalar ORs;
+ *                           inserts set the bits with scalar ORs (a filter
+ *                           that stages its inserts takes the portable
+ *                           loop: vector positions were not faster there,
+ *                           docs/PERFORMANCE.md);
  *   counting, partitioned   the same positions over 4-bit counters, or
  *                           with slice i's offset and length;
  *   blocked512              the block from u_0, bit i from the top 9 bits
@@ -37,6 +40,7 @@
 
 #include "cpu.h"
 #include "filters.h"
+#include "keys.h"
 
 /* 1 when these loops may run: the CPU has AVX2 and BMI2, and BLOOMLAB_ISA
  * does not cap the level below avx2 (cpu.h). */
@@ -62,9 +66,12 @@ avx2_query_fn avx2_standard_query, avx2_counting_query, avx2_partitioned_query;
 avx2_insert_fn avx2_blocked512_insert, avx2_register64_insert, avx2_splitblock_insert;
 avx2_query_fn avx2_blocked512_query, avx2_register64_query, avx2_splitblock_query;
 
-/* The count k positions of a standard filter of m < 2^32 bits, key-major
- * (key j's position i at pos[j k + i]), for the staged inserts. */
-void avx2_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
-                             uint64_t *pos);
+/* The split block loops for xxh3_64 on 8-byte keys, hashing them in the
+ * loop: batches [0, count), every key 8 bytes long (the caller checks),
+ * fewer than 2^32 blocks; the same bits and answers as the loops above on
+ * the keys' h1.  answer[t] for the t-th key of all the batches. */
+void avx2_splitblock_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count);
+size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                                   unsigned char *answer);
 
 #endif

@@ -1392,32 +1392,19 @@ static query_run splitblock_query_run_avx512(const filter *f) { return (query_ru
 
 /* ---- AVX2 (avx2.h): the same runs, hashed by the scalar hashers --------- */
 
-/* standard beyond the cache, staging (m < 2^32): positions from avx2.c. */
-static void run_insert_staged_avx2(filter *f, const uint64_t *h1, const uint64_t *h2, size_t keys)
-{
-    uint64_t pos[KEY_BATCH * FILTER_K_MAX];
-    for (size_t j = 0; j < keys; j += KEY_BATCH) {
-        const size_t group = keys - j < KEY_BATCH ? keys - j : KEY_BATCH;
-        avx2_standard_positions(f->m, f->k, h1 + j, h2 + j, group, pos);
-        for (size_t t = 0; t < group * f->k; t++)
-            stage_add(f->words, f->stage, pos[t]);
-    }
-    f->stage->dirty = 1;
-}
-
-/* Unblocked layouts: inserts up to 32 MiB (m < 2^32), staged standard
- * inserts below 2^32 bits; queries test all k while the filter fits in
- * L2, and beyond it take the portable loops' phases with early exit (an
- * AVX2 loop testing all k fetched every line: slower there). */
+/* Unblocked layouts: inserts up to 32 MiB (m < 2^32; a staging filter
+ * beyond takes the portable loop, which was faster there: 64 against 82 ns
+ * at n = 1e8 with the positions from avx2.c, docs/PERFORMANCE.md); queries
+ * test all k while the filter fits in L2, and beyond it take the portable
+ * loops' phases with early exit (an AVX2 loop testing all k fetched every
+ * line: slower there). */
 static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k)
 {
     return (query_run){f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL, NULL};
 }
 static run_insert_fn standard_insert_run_avx2(const filter *f)
 {
-    if (inserts_direct(f))
-        return avx2_standard_insert;
-    return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged_avx2 : NULL;
+    return inserts_direct(f) ? avx2_standard_insert : NULL;
 }
 static query_run standard_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_standard_query); }
 static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
@@ -1484,11 +1471,52 @@ static query_run splitblock_query_run_avx2(const filter *f)
     VECTOR_OPS(counting, isa, LEVEL, 0)                                                                      \
     VECTOR_OPS(partitioned, isa, LEVEL, 0)                                                                   \
     VECTOR_OPS(blocked512, isa, LEVEL, 0)                                                                    \
-    VECTOR_OPS(register64, isa, LEVEL, 0)                                                                    \
-    VECTOR_OPS(splitblock, isa, LEVEL, LEVEL == ISA_AVX2)
+    VECTOR_OPS(register64, isa, LEVEL, 0)
 
 VECTOR_LEVEL(avx512, ISA_AVX512)
+VECTOR_OPS(splitblock, avx512, ISA_AVX512, 0)
 VECTOR_LEVEL(avx2, ISA_AVX2)
+static run_insert_fn splitblock_insert_run_avx2_hashed(const filter *f) { return splitblock_insert_run_avx2(f); }
+static query_run splitblock_query_run_avx2_hashed(const filter *f) { return splitblock_query_run_avx2(f); }
+VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
+
+/* AVX2 split block: xxh3_64 on 8-byte keys hashed in the loop, one pass
+ * (avx2.h); any other key or hash through the runs above. */
+static int xxh3_8_byte_keys(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    if (batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
+        return 0;
+    for (size_t b = 0; b < count; b++)
+        if (!batch_all_8_bytes(&batches[b]))
+            return 0;
+    return 1;
+}
+static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
+        avx2_splitblock_insert_keys8(f, ctx->seed, b, n);
+    else
+        insert_many_splitblock_avx2_hashed(f, ctx, b, n);
+}
+static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
+        avx2_splitblock_insert_keys8(f, ctx->seed, b, 1);
+    else
+        insert_splitblock_avx2_hashed(f, ctx, b);
+}
+static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
+        return avx2_splitblock_query_keys8(f, ctx->seed, b, n, NULL);
+    return query_many_splitblock_avx2_hashed(f, ctx, b, n);
+}
+static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
+        return avx2_splitblock_query_keys8(f, ctx->seed, b, 1, answer);
+    return query_splitblock_avx2_hashed(f, ctx, b, answer);
+}
 #endif /* BLOOMLAB_X86 */
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
@@ -1511,10 +1539,9 @@ const char *filter_ops_description(void)
                "below 2^32 positions (inserts: up to 32 MiB), blocked512 (in L2 with 8-byte keys' "
                "xxh3_64 in the loop), register64 and splitblock; portable for the other schemes";
     if (level >= ISA_AVX2)
-        return "avx2 for double hashing on standard (queries: all k in L2, portable phases beyond; inserts: up "
-               "to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned below 2^32 "
-               "positions (the same), blocked512 below 2^32 bits, register64 and splitblock; portable for the "
-               "other schemes";
+        return "avx2 for double hashing on standard, counting and partitioned below 2^32 positions (queries: "
+               "all k in L2, portable phases beyond; inserts: up to 32 MiB), blocked512 below 2^32 bits, "
+               "register64 and splitblock (8-byte keys' xxh3_64 in the loop); portable for the other schemes";
     return "portable";
 }
 

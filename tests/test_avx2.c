@@ -178,30 +178,71 @@ Test(avx2, large_filters, .timeout = 120)
     check_loops(LAYOUT_STANDARD, (1ULL << 31) + 12345, 7, 4000, "xxh3_128");
 }
 
-/* The positions of the staged inserts, m up to 2^32 - 1 (no filter
- * needed): reduce_range's, bit for bit, in the order of avx2.h. */
-Test(avx2, positions_exact)
+/* The split block loops that hash 8-byte keys in their loop (xxh3_64),
+ * over runs of 1 to 9 batches of uneven sizes (the ring of SPLIT_RING keys
+ * filled, drained, and never full), against the reference. */
+Test(avx2, splitblock_keys8_against_reference)
 {
     if (skip())
         return;
-    static const uint64_t MS[] = {1, 2, 1000003, (1ULL << 31) + 1, 3000000019ULL, (1ULL << 32) - 1};
-    enum { COUNT = 37, K = 9 };
-    uint64_t h1[COUNT], h2[COUNT], pos[COUNT * K];
-    uint64_t x = 0x0123456789abcdefULL;
+    static const uint64_t MS[] = {256 * 7, 256 * 4099, (1ULL << 31) + 256 * 3};
+    enum { NB = 9 };
+    key_batch *batches = malloc(NB * sizeof *batches);
+    cr_assert_not_null(batches);
     for (size_t mi = 0; mi < sizeof MS / sizeof MS[0]; mi++) {
-        for (size_t j = 0; j < COUNT; j++) {
-            h1[j] = x = mix64(x + 1);
-            h2[j] = x = mix64(x + 1);
+        env e;
+        env_open(&e, "xxh3_64", 0x5b5b + mi);
+        filter vec, one;
+        cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, MS[mi], 8), 0);
+        cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, MS[mi], 8), 0);
+        const uint64_t n = 3000;
+        size_t run = 0;
+        for (uint64_t i = 0; i < n; run++) {
+            size_t nb = 0;
+            for (; nb < 1 + run % NB && i < n; nb++) {
+                size_t count = 1 + (size_t)((i * 13) % KEY_BATCH);
+                if (count > n - i)
+                    count = (size_t)(n - i);
+                keyset_fill(e.ks, e.ctx.seed, n, KEY_PRESENT, i, count, &batches[nb]);
+                for (size_t j = 0; j < count; j++)
+                    filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j], batches[nb].len[j],
+                                      batches[nb].id[j]);
+                i += count;
+            }
+            avx2_splitblock_insert_keys8(&vec, e.ctx.seed, batches, nb);
         }
-        h1[0] = ~0ULL; /* the extremes */
-        h2[0] = ~0ULL;
-        h1[1] = 0;
-        for (size_t count = 1; count <= COUNT; count += 6) {
-            avx2_standard_positions(MS[mi], K, h1, h2, count, pos);
-            for (size_t j = 0; j < count; j++)
-                for (unsigned i = 0; i < K; i++)
-                    cr_assert_eq(pos[j * K + i], reduce_range(h1[j] + i * h2[j], MS[mi]), "m=%llu key %zu i %u",
-                                 (unsigned long long)MS[mi], j, i);
+        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "m=%llu: bits differ",
+                     (unsigned long long)MS[mi]);
+        for (int side = 0; side < 2; side++) {
+            run = 0;
+            for (uint64_t i = 0; i < n; run++) {
+                unsigned char answer[NB * KEY_BATCH + 1];
+                int ref[NB * KEY_BATCH];
+                size_t nb = 0, keys = 0, ref_yes = 0;
+                for (; nb < 1 + run % NB && i < n; nb++) {
+                    size_t count = 1 + (size_t)((i * 5) % KEY_BATCH);
+                    if (count > n - i)
+                        count = (size_t)(n - i);
+                    keyset_fill(e.ks, e.ctx.seed, n, (key_side)side, i, count, &batches[nb]);
+                    for (size_t j = 0; j < count; j++, keys++) {
+                        ref[keys] = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j],
+                                                     batches[nb].len[j], batches[nb].id[j]);
+                        ref_yes += (size_t)ref[keys];
+                    }
+                    i += count;
+                }
+                memset(answer, 0xAA, sizeof answer);
+                const size_t yes = avx2_splitblock_query_keys8(&vec, e.ctx.seed, batches, nb, answer);
+                for (size_t t = 0; t < keys; t++)
+                    cr_assert_eq(answer[t], ref[t], "m=%llu side %d key %zu", (unsigned long long)MS[mi], side, t);
+                cr_assert_eq(answer[keys], 0xAA, "nothing written past the last answer");
+                cr_assert_eq(yes, ref_yes);
+                cr_assert_eq(avx2_splitblock_query_keys8(&vec, e.ctx.seed, batches, nb, NULL), yes);
+            }
         }
+        filter_free(&vec);
+        filter_free(&one);
+        keyset_close(e.ks);
     }
+    free(batches);
 }
