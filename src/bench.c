@@ -954,30 +954,42 @@ static void note_bars(const bench_run *b, const anchor *a, const row *r)
          below[0] ? ": bar below the one-pass floor for " : "", below);
 }
 
+/* One configuration, xxh3_64 + double on random64 keys at n items and
+ * bits_per_key: timed, beside the ceiling at its size, into a row of the
+ * section (the anchors' and the peers' rows alike).  0, or -1 after one
+ * line. */
+static int time_config(bench_run *b, keyset *random64, layout_kind layout, double n, double bits_per_key, unsigned k,
+                       const char *section, row *r, bench_timing *t, ceiling *c)
+{
+    bench_cell cell = {layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)n, k, b->o->ops, b->o->seed};
+    cell.m = layout_fit_m(layout, (uint64_t)llround(n * bits_per_key));
+    if (time_filter(&cell, t) != 0) {
+        cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
+        return -1;
+    }
+    if (ceiling_at(b, layout_bytes(cell.layout, cell.m), c) != 0)
+        return -1;
+    row_blank(r, section);
+    r->filter = layout_name(layout);
+    r->hash = b->hash->name;
+    r->scheme = "double";
+    r->keys = "random64";
+    row_timing(r, &cell, t);
+    row_ceiling(r, &cell, t, c);
+    return 0;
+}
+
 static int run_anchors(bench_run *b, keyset *random64)
 {
     note(b, "anchors: xxh3_64 + double on random64 keys (8 bytes), ns per key; ratio = theirs / ours\n");
     for (size_t i = 0; i < sizeof ANCHORS / sizeof ANCHORS[0]; i++) {
         const anchor *a = &ANCHORS[i];
-        bench_cell cell = {a->layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)a->n, a->k, b->o->ops, b->o->seed};
-        cell.m = layout_fit_m(a->layout, (uint64_t)llround(a->n * a->bits_per_key));
         bench_timing t;
-        if (time_filter(&cell, &t) != 0) {
-            cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
-            return -1;
-        }
         ceiling c;
-        if (ceiling_at(b, layout_bytes(cell.layout, cell.m), &c) != 0)
-            return -1;
         row r;
-        row_blank(&r, "anchor");
-        r.filter = layout_name(cell.layout);
-        r.hash = b->hash->name;
-        r.scheme = "double";
-        r.keys = "random64";
+        if (time_config(b, random64, a->layout, a->n, a->bits_per_key, a->k, "anchor", &r, &t, &c) != 0)
+            return -1;
         r.anchor = a->name;
-        row_timing(&r, &cell, &t);
-        row_ceiling(&r, &cell, &t, &c);
         r.v[V_A_INSERT] = a->insert;
         r.v[V_A_BULK] = a->insert_bulk;
         r.v[V_A_ABSENT] = a->absent;
@@ -1013,27 +1025,15 @@ static int run_peers(bench_run *b, keyset *random64)
     const uint64_t n = b->o->peers_n;
     note(b, "peers' configurations: xxh3_64 + double on random64 keys (8 bytes), ns per key\n");
     for (size_t i = 0; i < sizeof CONFIGS / sizeof CONFIGS[0]; i++) {
-        bench_cell cell = {CONFIGS[i].layout, SCHEME_DOUBLE, b->hash, random64, 0, n, CONFIGS[i].k, b->o->ops, b->o->seed};
-        cell.m = layout_fit_m(cell.layout, (uint64_t)llround((double)n * CONFIGS[i].bits_per_key));
         bench_timing t;
-        if (time_filter(&cell, &t) != 0) {
-            cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
-            return -1;
-        }
         ceiling c;
-        if (ceiling_at(b, layout_bytes(cell.layout, cell.m), &c) != 0)
-            return -1;
         row r;
-        row_blank(&r, "peers");
-        r.filter = layout_name(cell.layout);
-        r.hash = b->hash->name;
-        r.scheme = "double";
-        r.keys = "random64";
-        row_timing(&r, &cell, &t);
-        row_ceiling(&r, &cell, &t, &c);
+        if (time_config(b, random64, CONFIGS[i].layout, (double)n, CONFIGS[i].bits_per_key, CONFIGS[i].k, "peers", &r,
+                        &t, &c) != 0)
+            return -1;
         row_csv(&b->csv, &r);
         note(b, "%-11s n=%-5.0e %5.2f b/key k=%u  insert %6.2f  absent %6.2f  present %6.2f ns;  floors %.2f / %.2f / %.2f\n",
-             r.filter, (double)n, r.v[V_BPI], cell.k, t.ns_insert, t.ns_absent, t.ns_present,
+             r.filter, (double)n, r.v[V_BPI], CONFIGS[i].k, t.ns_insert, t.ns_absent, t.ns_present,
              r.v[V_LINES_PRESENT] * r.v[V_NS_UPDATE], r.v[V_LINES_ABSENT] * r.v[V_NS_INDEP],
              r.v[V_LINES_PRESENT] * r.v[V_NS_INDEP]);
     }
