@@ -84,21 +84,41 @@ static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 
 
 static int skip_value(reader *r, unsigned type, unsigned depth);
 
+/* A field's header: its type, and its id, a delta on the previous one
+ * (*id) in the byte's high half or, when that is 0, a zigzag varint of its
+ * own.  1 at the struct's stop byte, 0 for a field, -1 on an error. */
+static int read_field_head(reader *r, int64_t *id, unsigned *type)
+{
+    uint8_t head;
+    if (read_byte(r, &head) != 0)
+        return -1;
+    if (head == T_STOP)
+        return 1;
+    if ((head >> 4) == 0) {
+        uint64_t raw;
+        if (read_varint(r, &raw) != 0)
+            return -1;
+        *id = unzigzag(raw);
+    } else {
+        *id += head >> 4;
+    }
+    *type = head & 0x0f;
+    return 0;
+}
+
+
 /* Skip the rest of a struct whose header byte has been read up to its fields. */
 static int skip_struct(reader *r, unsigned depth)
 {
     if (depth > NESTING_MAX)
         return fail(r, "structs nested more than 16 deep");
+    int64_t id = 0;
+    unsigned type;
     for (;;) {
-        uint8_t head;
-        if (read_byte(r, &head) != 0)
-            return -1;
-        if (head == T_STOP)
-            return 0;
-        uint64_t id;
-        if ((head >> 4) == 0 && read_varint(r, &id) != 0)
-            return -1;
-        if (skip_value(r, head & 0x0f, depth + 1) != 0)
+        int at = read_field_head(r, &id, &type);
+        if (at != 0)
+            return at > 0 ? 0 : -1;
+        if (skip_value(r, type, depth + 1) != 0)
             return -1;
     }
 }
@@ -170,21 +190,14 @@ static int read_union(reader *r, int64_t *member)
 {
     *member = -1;
     int64_t id = 0;
+    unsigned type;
     for (;;) {
-        uint8_t head;
-        if (read_byte(r, &head) != 0)
+        int at = read_field_head(r, &id, &type);
+        if (at < 0)
             return -1;
-        if (head == T_STOP)
+        if (at > 0)
             return *member >= 0 ? 0 : fail(r, "a union with no member set");
-        if ((head >> 4) == 0) {
-            uint64_t raw;
-            if (read_varint(r, &raw) != 0)
-                return -1;
-            id = unzigzag(raw);
-        } else {
-            id += head >> 4;
-        }
-        if ((head & 0x0f) != T_STRUCT)
+        if (type != T_STRUCT)
             return fail(r, "a union member that is not a struct");
         if (*member >= 0)
             return fail(r, "a union with two members set");
@@ -201,21 +214,13 @@ static int read_header(reader *r, uint64_t *bytes)
     static const char *const UNION_WANT[5] = {"", "", "BLOCK", "XXHASH", "UNCOMPRESSED"};
     int seen[5] = {0};
     int64_t id = 0;
+    unsigned type;
     for (;;) {
-        uint8_t head;
-        if (read_byte(r, &head) != 0)
+        int at = read_field_head(r, &id, &type);
+        if (at < 0)
             return -1;
-        if (head == T_STOP)
+        if (at > 0)
             break;
-        if ((head >> 4) == 0) {
-            uint64_t raw;
-            if (read_varint(r, &raw) != 0)
-                return -1;
-            id = unzigzag(raw);
-        } else {
-            id += head >> 4;
-        }
-        unsigned type = head & 0x0f;
         if (id == 1 && type == T_I32) {
             uint64_t raw;
             if (read_varint(r, &raw) != 0)

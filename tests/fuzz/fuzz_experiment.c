@@ -30,23 +30,13 @@ static void check_experiment(const experiment *e)
     }
 }
 
-static char path[64];
-
-static void remove_file(void) { unlink(path); }
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size == 0 || size > 16384 || fuzz_input_skipped((const char *)data, size))
         return 0;
-    if (path[0] == '\0') {
-        snprintf(path, sizeof path, "/tmp/bloomlab-fuzz-%ld.ini", (long)getpid());
-        atexit(remove_file);
-    }
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
+    const char *path = fuzz_input_file(data, size, "ini");
+    if (path == NULL)
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     /* the scale from the size's parity: the seeds stay plain files */
     const char *scale = size & 1 ? "full" : "quick";
     experiment e;

@@ -31,23 +31,13 @@ static void check_shard(const shard *s)
     free(seen);
 }
 
-static char path[64];
-
-static void remove_file(void) { unlink(path); }
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 65536)
         return 0;
-    if (path[0] == '\0') {
-        snprintf(path, sizeof path, "/tmp/bloomlab-fuzz-%ld.csv", (long)getpid());
-        atexit(remove_file);
-    }
-    FILE *f = fopen(path, "wb");
-    if (f == NULL)
+    const char *path = fuzz_input_file(data, size, "csv");
+    if (path == NULL)
         return 0;
-    fwrite(data, 1, size, f);
-    fclose(f);
     shard s;
     char err[1400] = "";
     if (shard_read(path, &s, err, sizeof err) == 0) {
