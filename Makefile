@@ -162,6 +162,8 @@ results/memory.csv: bin/bloomlab
 # The course page's run is drawn against its distribution over word sets.
 PLOT_EXTRA_seed64 := results/seed64_words.csv
 plots/seed64.png: $(PLOT_EXTRA_seed64)
+PLOT_EXTRA_parquet_sizing := $(wildcard results/full/parquet_sizing.csv)
+plots/parquet_sizing.png: $(PLOT_EXTRA_parquet_sizing)
 # What figure NAME is drawn from.
 plot_inputs = plots/$(1).gp results/$(1).csv $(PLOT_EXTRA_$(1))
 

@@ -1,12 +1,15 @@
 # layouts.gp -- each layout at its own measured best k (ideal scheme, n = 5000):
 # FPR against bits per item with its exact formula; the best k against
 # (m/n) ln 2; and ns per query at 10 bits/item with xxh3_64 on a larger
-# filter (the [speed] grid; ns include making the key).
+# filter (the [speed] grids, each scheme; ns include making the key).
 # Run from plots/: gnuplot layouts.gp
 csv = '../results/layouts.csv'
 # best k per (filter, bits per item): the k of least measured fpr
 best(f) = sprintf("< awk -F, '!/^#/ && $4==\"ideal\" && $2==\"%s\" {b=int($9+0.5); key=b; if(!(key in fpr) || $13<fpr[key]){fpr[key]=$13; row[key]=b\" \"$8\" \"$13\" \"$16\" \"$18\" \"$19}} END{for(key in row) print row[key]}' %s | sort -n", f, csv)
-speed(s) = sprintf("< awk -F, '!/^#/ && $4==\"%s\" {print $2, $24, $8}' %s", s, csv)
+# ns per query of each layout (rows) under each scheme (columns: double,
+# independent, multiply; "-" where the layout does not take the scheme),
+# columns found by name
+speed = sprintf("< awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next} $c[\"scheme\"] != \"ideal\" {f = $c[\"filter\"]; if (!(f in seen)) {seen[f] = 1; order[++n] = f} ns[f, $c[\"scheme\"]] = $c[\"ns_query\"]} END {for (j = 1; j <= n; j++) {f = order[j]; printf \"%%s\", f; split(\"double independent multiply\", s, \" \"); for (t = 1; t <= 3; t++) printf \" %%s\", ((f, s[t]) in ns) ? ns[f, s[t]] : \"-\"; print \"\"}}' %s", csv)
 layouts = "standard counting partitioned blocked512 register64 splitblock"
 colours = "black #888888 #1a8a3a #1f4fbf #cc0000 #ee7700"
 
@@ -43,8 +46,10 @@ do for [fmt in "png svg"] {
     set xrange [*:*]
     set xtics rotate by -30
     set key top left box opaque font ",9"
-    plot speed("double") using 2:xtic(1) title "double" lc rgb "#1f4fbf", \
-         speed("independent") using 2 title "independent" lc rgb "#ee7700"
+    set datafile missing "-"
+    plot speed using 2:xtic(1) title "double" lc rgb "#1f4fbf", \
+         speed using 3 title "independent" lc rgb "#ee7700", \
+         speed using 4 title "multiply (blocked default)" lc rgb "#1a8a3a"
     unset multiplot
     unset output
 }

@@ -6,7 +6,8 @@
 # bloomlab rule's filter (whose rate is p); a point above it breaks its
 # promise beyond 5 SE.
 # Run from plots/: gnuplot parquet_sizing.gp
-csv = '../results/parquet_sizing.csv'
+# The full scale (n to 1e7) when results/full/ holds it, else the quick one.
+csv = system("f=../results/full/parquet_sizing.csv; [ -f $f ] || f=../results/parquet_sizing.csv; printf %s $f")
 # columns: 4 scheme, 7 n, 10 trials, 11 queries, 13 fpr, 18 fpr_exact, 36 sizing, 37 p_target, 38 fpr_filter_var
 rule(r, p) = sprintf("< awk -F, '!/^#/ && $4==\"parquet\" && $36==\"%s\" && $37+0==%s {print $7, $13/$37, $18/$37}' %s | sort -g", r, p, csv)
 band(p) = sprintf("< awk -F, '!/^#/ && $4==\"parquet\" && $36==\"bloomlab\" && $37+0==%s {se=sqrt(($37*(1-$37)/$11 + $38)/$10)/$37; lo=1-5*se; if (lo<0.01) lo=0.01; print $7, lo, 1+5*se}' %s | sort -g", p, csv)

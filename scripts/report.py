@@ -946,7 +946,11 @@ def sizing_se(row, rate):
 
 
 def parquet_sizing(rep):
-    t = rep.r.table("parquet_sizing")
+    # The full scale (n to 1e7, three trials, ten times the queries) when
+    # `make full` or a committed run wrote it; else the quick one.
+    full = rep.r.has("parquet_sizing", full=True)
+    t = rep.r.table("parquet_sizing", full=full)
+    source = "results/full/parquet_sizing.csv" if full else "results/parquet_sizing.csv"
     rows = [r for r in t.rows if r.get("sizing")]
     if not rows:
         raise Missing("parquet_sizing.csv has no sized rows")
@@ -962,12 +966,13 @@ def parquet_sizing(rep):
         worst_z = max(worst_z, abs(z))
         beyond += abs(z) > SIZING_BAND
     rep.p("Parquet files carry split-block Bloom filters (256-bit blocks of eight 32-bit words, one bit set in "
-          "each word, k = 8).  `results/parquet_sizing.csv` sizes such a filter by each rule below for n items "
+          "each word, k = 8).  `%s` sizes such a filter by each rule below for n items "
           "and a promised rate p, builds it with the format's own hash (scheme `parquet`: XXH64 of the key's "
           "bytes, seed 0, the spec's block choice and salts; the golden file of parquet-testing is rebuilt and "
           "read bit for bit by `make test`) and with the ideal oracle, and measures its false-positive rate; "
-          "n runs over %d points from %d to %d (scale %s), p over %s." % (
-              len(ns), ns[0], ns[-1], t.meta.get("scale", "?"), ", ".join("%g" % p for p in ps)))
+          "n runs over %d points from %d to %d (scale %s, %s trials), p over %s." % (
+              source, len(ns), ns[0], ns[-1], t.meta.get("scale", "?"), rows[0]["trials"],
+              ", ".join("%g" % p for p in ps)))
     rep.p("")
     rep.p("The rules (constants and where they were read: `src/sizing.c`):")
     rep.p("")

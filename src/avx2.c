@@ -74,9 +74,21 @@ LOOP __m256i mullo4(__m256i u, __m256i r)
  *   POS_COUNTING     the same over 4-bit counters;
  *   POS_PARTITIONED  slice[i] + reduce(u_i, slice[i+1] - slice[i]);
  *   POS_BLOCKED      the block reduce(u_0, blocks), then position i = its
- *                    first bit + the top 9 bits of u_{i+1} blocks mod 2^64.
+ *                    first bit + the top 9 bits of u_{i+1} blocks mod 2^64;
+ *   POS_MULTIPLY     the same block, then its first bit + the top 9 bits
+ *                    of the 32-bit g_i (the multiply scheme, schemes.h):
+ *                    g rides in the low half of each lane, g_0 = h2 >> 32
+ *                    and g_{i+1} = g_i MULTIPLY_STEP mod 2^32 (one vpmuludq
+ *                    and a mask).
  * The kind is a constant at every call, so each loop is stamped per kind. */
-enum { POS_STANDARD, POS_COUNTING, POS_PARTITIONED, POS_BLOCKED };
+enum { POS_STANDARD, POS_COUNTING, POS_PARTITIONED, POS_BLOCKED, POS_MULTIPLY };
+
+/* g MULTIPLY_STEP mod 2^32 in the low half of each lane (the high half 0). */
+LOOP __m256i multiply_step4(__m256i g)
+{
+    return _mm256_and_si256(_mm256_mul_epu32(g, _mm256_set1_epi64x(MULTIPLY_STEP)),
+                            _mm256_set1_epi64x(0xFFFFFFFFLL));
+}
 
 typedef struct {
     __m256i u, step, range, base;
@@ -90,6 +102,9 @@ LOOP lanes4_t lanes_begin(int kind, __m256i h1, __m256i h2, __m256i range, const
     if (kind == POS_BLOCKED) {
         p.base = _mm256_slli_epi64(reduce4(h1, range), 9);
         p.u = _mm256_add_epi64(h1, h2);
+    } else if (kind == POS_MULTIPLY) {
+        p.base = _mm256_slli_epi64(reduce4(h1, range), 9);
+        p.u = _mm256_srli_epi64(h2, 32);
     }
     return p;
 }
@@ -105,7 +120,11 @@ LOOP __m256i lanes_next(int kind, lanes4_t *p)
         p->i++;
     } else if (kind == POS_BLOCKED)
         pos = _mm256_add_epi64(p->base, _mm256_srli_epi64(mullo4(p->u, p->range), 55));
-    else
+    else if (kind == POS_MULTIPLY) {
+        pos = _mm256_add_epi64(p->base, _mm256_srli_epi64(p->u, 23));
+        p->u = multiply_step4(p->u);
+        return pos;
+    } else
         pos = reduce4(p->u, p->range);
     p->u = _mm256_add_epi64(p->u, p->step);
     return pos;
@@ -219,7 +238,7 @@ LOOP uint64_t group_set(int kind, uint64_t *words, unsigned k, size_t j, size_t 
 LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
                            const uint64_t *h1, const uint64_t *h2, size_t count, int prefetch)
 {
-    const int blocked = kind == POS_BLOCKED;
+    const int blocked = kind == POS_BLOCKED || kind == POS_MULTIPLY;
     const __m256i r = _mm256_set1_epi64x((long long)range);
     insert_group g[2];
     uint64_t saturated = 0;
@@ -265,6 +284,11 @@ void avx2_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, s
     probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
 }
 
+void avx2_blocked512_multiply_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    probe_insert(POS_MULTIPLY, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
+}
+
 /* ---- queries: eight keys a step, one gather a position ---------------------- */
 
 /* All k positions of eight keys (a's lanes, then b's), tested without a
@@ -299,7 +323,7 @@ LOOP unsigned test8(int kind, const uint64_t *words, lanes4_t *pa, lanes4_t *pb,
 LOOP size_t probe_query(int kind, const uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
                         const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    const int blocked = kind == POS_BLOCKED;
+    const int blocked = kind == POS_BLOCKED || kind == POS_MULTIPLY;
     const __m256i r = _mm256_set1_epi64x((long long)range);
     size_t yes = 0;
     if (blocked)
@@ -345,20 +369,32 @@ size_t avx2_blocked512_query(const filter *f, const uint64_t *h1, const uint64_t
     return probe_query(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, answer);
 }
 
+size_t avx2_blocked512_multiply_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                      unsigned char *answer)
+{
+    return probe_query(POS_MULTIPLY, f->words, f->blocks, NULL, f->k, h1, h2, count, answer);
+}
+
 /* ---- register64: one word a key ------------------------------------------- */
 
 /* Every key's word, reduce(u_0, blocks), and its mask of k bits, bit i
- * the top 6 bits of u_{i+1} blocks mod 2^64 (filters.c's cursor_position);
- * the words prefetched. */
-LOOP void register_masks(const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1, const uint64_t *h2,
-                         size_t count, uint64_t *word, uint64_t *mask, int rw)
+ * the top 6 bits of u_{i+1} blocks mod 2^64 (filters.c's cursor_position),
+ * or with the multiply scheme the top 6 bits of the 32-bit g_i; the words
+ * prefetched. */
+LOOP void register_masks(int multiply, const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                         const uint64_t *h2, size_t count, uint64_t *word, uint64_t *mask, int rw)
 {
     const __m256i b = _mm256_set1_epi64x((long long)blocks), one = _mm256_set1_epi64x(1);
     for (size_t j = 0; j < count; j += 4) {
         const __m256i u0 = load4(h1, j, count), step = load4(h2, j, count);
         __m256i u = _mm256_add_epi64(u0, step), bits = _mm256_setzero_si256();
-        for (unsigned i = 0; i < k; i++, u = _mm256_add_epi64(u, step))
-            bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(mullo4(u, b), 58)));
+        if (multiply) {
+            u = _mm256_srli_epi64(step, 32);
+            for (unsigned i = 0; i < k; i++, u = multiply_step4(u))
+                bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(u, 26)));
+        } else
+            for (unsigned i = 0; i < k; i++, u = _mm256_add_epi64(u, step))
+                bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(mullo4(u, b), 58)));
         _mm256_storeu_si256((__m256i *)(void *)(word + j), reduce4(u0, b));
         _mm256_storeu_si256((__m256i *)(void *)(mask + j), bits);
     }
@@ -370,21 +406,21 @@ LOOP void register_masks(const uint64_t *words, uint64_t blocks, unsigned k, con
     }
 }
 
-void avx2_register64_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+LOOP void register_insert(int multiply, filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
     uint64_t *words = f->words;
     uint64_t word[AVX2_MAX_KEYS + 4], mask[AVX2_MAX_KEYS + 4];
-    register_masks(words, f->blocks, f->k, h1, h2, count, word, mask, 1);
+    register_masks(multiply, words, f->blocks, f->k, h1, h2, count, word, mask, 1);
     for (size_t j = 0; j < count; j++)
         words[word[j]] |= mask[j];
 }
 
-size_t avx2_register64_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
-                             unsigned char *answer)
+LOOP size_t register_query(int multiply, const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                           unsigned char *answer)
 {
     const uint64_t *words = f->words;
     uint64_t word[AVX2_MAX_KEYS + 4], mask[AVX2_MAX_KEYS + 4];
-    register_masks(words, f->blocks, f->k, h1, h2, count, word, mask, 0);
+    register_masks(multiply, words, f->blocks, f->k, h1, h2, count, word, mask, 0);
     size_t yes = 0;
     for (size_t j = 0; j < count; j++) {
         const int all = (words[word[j]] & mask[j]) == mask[j];
@@ -393,6 +429,28 @@ size_t avx2_register64_query(const filter *f, const uint64_t *h1, const uint64_t
             answer[j] = (unsigned char)all;
     }
     return yes;
+}
+
+void avx2_register64_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    register_insert(0, f, h1, h2, count);
+}
+
+void avx2_register64_multiply_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    register_insert(1, f, h1, h2, count);
+}
+
+size_t avx2_register64_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                             unsigned char *answer)
+{
+    return register_query(0, f, h1, h2, count, answer);
+}
+
+size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                      unsigned char *answer)
+{
+    return register_query(1, f, h1, h2, count, answer);
 }
 
 /* ---- split block: one register a block ------------------------------------ */

@@ -24,7 +24,13 @@
  *   blocked512              the block from u_0, bit i from the top 9 bits
  *                           of u_{i+1} blocks mod 2^64 (two vpmuludq);
  *   register64              the word from u_0, a mask of k bits from
- *                           u_1 .. u_k, one load or store a key.
+ *                           u_1 .. u_k, one load or store a key;
+ *   blocked512, register64  with the multiply scheme (their default):
+ *   + multiply              the same block, the in-block bits from the
+ *                           32-bit g_i of schemes.h, g riding in the low
+ *                           half of a 64-bit lane (one vpmuludq a step).
+ *                           On an AVX-512 CPU these AVX2 loops run too:
+ *                           avx512.c has no multiply loops.
  *
  * Every value is the same integer arithmetic as schemes.h and filters.c,
  * so the bits set and the answers are those of the portable loops and of
@@ -65,6 +71,9 @@ avx2_query_fn avx2_standard_query, avx2_counting_query, avx2_partitioned_query;
  * register64 and splitblock with fewer than 2^32 blocks */
 avx2_insert_fn avx2_blocked512_insert, avx2_register64_insert, avx2_splitblock_insert;
 avx2_query_fn avx2_blocked512_query, avx2_register64_query, avx2_splitblock_query;
+/* the same with the multiply scheme (schemes.h) */
+avx2_insert_fn avx2_blocked512_multiply_insert, avx2_register64_multiply_insert;
+avx2_query_fn avx2_blocked512_multiply_query, avx2_register64_multiply_query;
 
 /* The split block loops for xxh3_64 on 8-byte keys, hashing them in the
  * loop: batches [0, count), every key 8 bytes long (the caller checks),

@@ -843,7 +843,8 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
 static int run_sizes(bench_run *b, keyset *const *keysets)
 {
     const bench_options *o = b->o;
-    note(b, "bloomlab bench: xxh3_64 + double, %.0f bits per key, k = %u (splitblock 8), %llu timed ops per figure\n",
+    note(b, "bloomlab bench: xxh3_64 + each layout's default scheme (multiply on blocked512 and register64, "
+            "double on the others), %.0f bits per key, k = %u (splitblock 8), %llu timed ops per figure\n",
          BITS_PER_KEY, K_STANDARD, (unsigned long long)o->ops);
     for (uint64_t bytes = o->min_bytes;; bytes = bytes * 4 > o->max_bytes && bytes < o->max_bytes ? o->max_bytes : bytes * 4) {
         ceiling c;
@@ -853,7 +854,8 @@ static int run_sizes(bench_run *b, keyset *const *keysets)
             for (int l = 0; l < LAYOUT_COUNT; l++) {
                 if (!o->layouts[l])
                     continue;
-                bench_cell cell = {(layout_kind)l, SCHEME_DOUBLE, b->hash, keysets[ki], 0, 0, 0, o->ops, o->seed};
+                bench_cell cell = {(layout_kind)l, layout_default_scheme((layout_kind)l), b->hash, keysets[ki], 0, 0, 0,
+                                   o->ops, o->seed};
                 size_cell(cell.layout, bytes, &cell.m, &cell.n, &cell.k);
                 if (run_filter_cell(b, &cell, o->keys[ki], bytes, &c, "filter", NULL) != 0)
                     return -1;

@@ -48,7 +48,7 @@ enum {
 static const char *const GRID_KEYS[G_COUNT] = {"filter", "hash",   "scheme",  "keys",    "m",       "bits_per_item",
                                                "n",      "k",      "trials",  "queries", "measure", "deletes",
                                                "sizing", "p"};
-static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "double", "random64", NULL, NULL,
+static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "default", "random64", NULL, NULL,
                                                    NULL,       "opt",     "10",     "100000",   "fpr", "0",
                                                    NULL,       NULL};
 
@@ -535,9 +535,11 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
         if (layout_from_name(filters[i], &layouts[i]) != 0)
             return build_fail(b, wf, "unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock)", filters[i]);
     for (size_t i = 0; i < ns; i++)
-        if (scheme_from_name(schemes[i], &scheme_list[i]) != 0)
-            return build_fail(b, r[G_SCHEME].where ? r[G_SCHEME].where : section,
-                              "unknown scheme '%s' (independent, double, enhanced, course, ideal, parquet)", schemes[i]);
+        if (strcmp(schemes[i], "default") == 0)
+            scheme_list[i] = SCHEME_COUNT; /* each layout's own: layout_default_scheme */
+        else if (scheme_from_name(schemes[i], &scheme_list[i]) != 0)
+            return build_fail(b, r[G_SCHEME].where ? r[G_SCHEME].where : section, "unknown scheme '%s' (%s, default)",
+                              schemes[i], scheme_names_text());
     for (size_t i = 0; i < nh && !fail; i++)
         hash_index[i] = find_or_add_hash(b, hashes[i], r[G_HASH].where ? r[G_HASH].where : section, &fail);
     for (size_t i = 0; i < nk && !fail; i++)
@@ -595,8 +597,10 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
     for (size_t fi = 0; fi < nf; fi++)
         for (size_t hi = 0; hi < nh; hi++)
             for (size_t si = 0; si < ns; si++) {
+                const scheme_kind scheme =
+                    scheme_list[si] == SCHEME_COUNT ? layout_default_scheme(layouts[fi]) : scheme_list[si];
                 /* the ideal scheme uses no hash: one set of its cells, not one per hash */
-                if ((scheme_list[si] == SCHEME_IDEAL || scheme_list[si] == SCHEME_PARQUET) && hi > 0)
+                if ((scheme == SCHEME_IDEAL || scheme == SCHEME_PARQUET) && hi > 0)
                     continue;
                 for (size_t ki = 0; ki < nk; ki++)
                     for (size_t mi = 0; mi < size_count; mi++)
@@ -608,7 +612,7 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
                                             cell c;
                                             memset(&c, 0, sizeof c);
                                             c.layout = layouts[fi];
-                                            c.scheme = scheme_list[si];
+                                            c.scheme = scheme;
                                             c.hash = hash_index[hi];
                                             c.keys = keys_index[ki];
                                             c.m = by_bits || by_sizing ? 0 : (uint64_t)ms.values[mi];

@@ -67,6 +67,18 @@ int layout_from_name(const char *name, layout_kind *out)
     return -1;
 }
 
+/* One line each for `bloomlab list`; filters.h explains them in full. */
+static const char *const LAYOUT_ABOUT[LAYOUT_COUNT] = {
+    "one array of m bits, k positions anywhere",
+    "m 4-bit counters at the standard positions: deletes (4x the memory)",
+    "k slices of m/k bits, position i in slice i",
+    "512-bit blocks (a cache line): one block a key, k bits inside it",
+    "64-bit blocks (one word): one word a key, k bits inside it",
+    "Parquet's split block: 256-bit blocks of eight 32-bit words, one bit each (k = 8)",
+};
+
+const char *layout_about(layout_kind layout) { return LAYOUT_ABOUT[layout]; }
+
 unsigned layout_block_bits(layout_kind layout)
 {
     switch (layout) {
@@ -95,6 +107,11 @@ static uint64_t word_count_for(layout_kind layout, uint64_t m)
 
 uint64_t layout_bytes(layout_kind layout, uint64_t m) { return 8 * word_count_for(layout, m); }
 
+scheme_kind layout_default_scheme(layout_kind layout)
+{
+    return layout == LAYOUT_BLOCKED512 || layout == LAYOUT_REGISTER64 ? SCHEME_MULTIPLY : SCHEME_DOUBLE;
+}
+
 static int is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, char *err,
@@ -111,6 +128,11 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
     }
     if (scheme == SCHEME_PARQUET && layout != LAYOUT_SPLITBLOCK) {
         snprintf(err, err_size, "scheme parquet is the Parquet format's split-block hash: it needs filter splitblock, not %s",
+                 layout_name(layout));
+        return -1;
+    }
+    if (scheme == SCHEME_MULTIPLY && layout != LAYOUT_BLOCKED512 && layout != LAYOUT_REGISTER64) {
+        snprintf(err, err_size, "scheme multiply gives the bits inside a block: it needs filter blocked512 or register64, not %s",
                  layout_name(layout));
         return -1;
     }
@@ -547,14 +569,14 @@ ALWAYS_INLINE void env_init(batch_env *e, scheme_kind S, const filter *f, const 
 
 static int scheme_is_hashed(scheme_kind S)
 {
-    return S == SCHEME_DOUBLE || S == SCHEME_ENHANCED || S == SCHEME_COURSE;
+    return S == SCHEME_DOUBLE || S == SCHEME_ENHANCED || S == SCHEME_COURSE || S == SCHEME_MULTIPLY;
 }
 
 /* One key's walk through its k positions. */
 typedef struct {
     probe p;
     uint64_t base;  /* blocked layouts: the block's first bit */
-    uint32_t h32;   /* splitblock */
+    uint32_t h32;   /* splitblock: uint32(u_0); multiply: g_i */
 } cursor;
 
 /* A bit inside a block of 2^log2_bits: the top bits of the next value. */
@@ -562,6 +584,11 @@ ALWAYS_INLINE uint64_t block_offset(scheme_kind S, batch_env *e, cursor *c, unsi
 {
     if (S == SCHEME_IDEAL)
         return pcg32_next(&c->p.rng) >> (32 - log2_bits);
+    if (S == SCHEME_MULTIPLY) {
+        const uint32_t g = c->h32;
+        c->h32 = g * MULTIPLY_STEP;
+        return g >> (32 - log2_bits);
+    }
     /* Not the top bits of u itself: with double hashing the top bits of h1
      * chose the block, so every key of a block would start at the same
      * offset.  The bits just below the block choice are independent of it. */
@@ -610,6 +637,8 @@ ALWAYS_INLINE void cursor_start(layout_kind L, scheme_kind S, batch_env *e, curs
         uint64_t block = S == SCHEME_IDEAL ? ideal_draw(&c->p.rng, e->blocks)
                                            : reduce_range(probe_next(S, &e->ctx, &c->p), e->blocks);
         c->base = block * layout_block_bits(L);
+        if (S == SCHEME_MULTIPLY)
+            c->h32 = multiply_start(h.hi);
     }
 }
 
@@ -1187,6 +1216,9 @@ STAMP_LAYOUT(LAYOUT_PARTITIONED, partitioned)
 STAMP_LAYOUT(LAYOUT_BLOCKED512, blocked512)
 STAMP_LAYOUT(LAYOUT_REGISTER64, register64)
 STAMP_LAYOUT(LAYOUT_SPLITBLOCK, splitblock)
+/* multiply is a blocked layouts' scheme (layout_check refuses it elsewhere) */
+STAMP(LAYOUT_BLOCKED512, SCHEME_MULTIPLY, blocked512_multiply)
+STAMP(LAYOUT_REGISTER64, SCHEME_MULTIPLY, register64_multiply)
 
 #if BLOOMLAB_X86
 /* ---- eight keys at a time (avx512.h) --------------------------------------- */
@@ -1435,17 +1467,43 @@ static query_run splitblock_query_run_avx2(const filter *f)
 {
     return (query_run){few_blocks(f) ? avx2_splitblock_query : NULL, NULL};
 }
+/* The multiply scheme on the blocked layouts: the AVX2 loops at both
+ * levels (avx512.c has none; at the avx512 level its eight-lane XXH3 still
+ * hashes the keys). */
+static run_insert_fn blocked512_multiply_insert_run_avx2(const filter *f)
+{
+    return narrow_blocks(f) ? avx2_blocked512_multiply_insert : NULL;
+}
+static query_run blocked512_multiply_query_run_avx2(const filter *f)
+{
+    return (query_run){narrow_blocks(f) ? avx2_blocked512_multiply_query : NULL, NULL};
+}
+static run_insert_fn register64_multiply_insert_run_avx2(const filter *f)
+{
+    return few_blocks(f) ? avx2_register64_multiply_insert : NULL;
+}
+static query_run register64_multiply_query_run_avx2(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx2_register64_multiply_query : NULL, NULL};
+}
+#define blocked512_multiply_insert_run_avx512 blocked512_multiply_insert_run_avx2
+#define blocked512_multiply_query_run_avx512 blocked512_multiply_query_run_avx2
+#define register64_multiply_insert_run_avx512 register64_multiply_insert_run_avx2
+#define register64_multiply_query_run_avx512 register64_multiply_query_run_avx2
 
 /* The four ops of a vector pair at one level: the run loop that fits, else
  * the portable loops stamped above.  H1_ONLY: the loops read h1 alone. */
-#define VECTOR_OPS(tag, isa, LEVEL, H1_ONLY)                                                                 \
+#define VECTOR_OPS(tag, isa, LEVEL, H1_ONLY) VECTOR_OPS_OVER(tag, tag##_double, isa, LEVEL, H1_ONLY)
+/* The four ops of a vector pair at one level: the run loop that fits, else
+ * the portable loops stamped for the same (layout, scheme): stamped. */
+#define VECTOR_OPS_OVER(tag, stamped, isa, LEVEL, H1_ONLY)                                                   \
     static void insert_many_##tag##_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)    \
     {                                                                                                        \
         run_insert_fn run = tag##_insert_run_##isa(f);                                                       \
         if (run != NULL)                                                                                     \
             runs_insert(f, ctx, b, n, run, (run_hashing){LEVEL, H1_ONLY});                                   \
         else                                                                                                 \
-            insert_many_##tag##_double(f, ctx, b, n);                                                        \
+            insert_many_##stamped(f, ctx, b, n);                                                        \
     }                                                                                                        \
     static void insert_##tag##_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b)                   \
     {                                                                                                        \
@@ -1456,14 +1514,14 @@ static query_run splitblock_query_run_avx2(const filter *f)
     {                                                                                                        \
         query_run run = tag##_query_run_##isa(f);                                                            \
         return run.hashed != NULL ? runs_query(f, ctx, b, n, NULL, run, (run_hashing){LEVEL, H1_ONLY})       \
-                                  : query_many_##tag##_double(f, ctx, b, n);                                 \
+                                  : query_many_##stamped(f, ctx, b, n);                                 \
     }                                                                                                        \
     static size_t query_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,            \
                                       unsigned char *answer)                                                 \
     {                                                                                                        \
         query_run run = tag##_query_run_##isa(f);                                                            \
         return run.hashed != NULL ? runs_query(f, ctx, b, 1, answer, run, (run_hashing){LEVEL, H1_ONLY})     \
-                                  : query_##tag##_double(f, ctx, b, answer);                                 \
+                                  : query_##stamped(f, ctx, b, answer);                                 \
     }
 
 #define VECTOR_LEVEL(isa, LEVEL)                                                                             \
@@ -1476,6 +1534,10 @@ static query_run splitblock_query_run_avx2(const filter *f)
 VECTOR_LEVEL(avx512, ISA_AVX512)
 VECTOR_OPS(splitblock, avx512, ISA_AVX512, 0)
 VECTOR_LEVEL(avx2, ISA_AVX2)
+VECTOR_OPS_OVER(blocked512_multiply, blocked512_multiply, avx512, ISA_AVX512, 0)
+VECTOR_OPS_OVER(register64_multiply, register64_multiply, avx512, ISA_AVX512, 0)
+VECTOR_OPS_OVER(blocked512_multiply, blocked512_multiply, avx2, ISA_AVX2, 0)
+VECTOR_OPS_OVER(register64_multiply, register64_multiply, avx2, ISA_AVX2, 0)
 static run_insert_fn splitblock_insert_run_avx2_hashed(const filter *f) { return splitblock_insert_run_avx2(f); }
 static query_run splitblock_query_run_avx2_hashed(const filter *f) { return splitblock_query_run_avx2(f); }
 VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
@@ -1520,12 +1582,15 @@ static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, cons
 #endif /* BLOOMLAB_X86 */
 
 #define OPS(tag) {insert_##tag, query_##tag, remove_##tag, insert_many_##tag, query_many_##tag}
-#define OPS_LAYOUT(l)                                                                                        \
-    {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal), OPS(l##_parquet)}
+/* mul: the multiply slot's loops (an unblocked layout's is never reached:
+ * layout_check refuses the pair, and double's loops stand there). */
+#define OPS_LAYOUT(l, mul)                                                                                   \
+    {OPS(l##_independent), OPS(l##_double), OPS(l##_enhanced), OPS(l##_course), OPS(l##_ideal), OPS(l##_parquet), \
+     OPS(l##_##mul)}
 
 static const filter_ops OPS_TABLE[LAYOUT_COUNT][SCHEME_COUNT] = {
-    OPS_LAYOUT(standard),   OPS_LAYOUT(counting),   OPS_LAYOUT(partitioned),
-    OPS_LAYOUT(blocked512), OPS_LAYOUT(register64), OPS_LAYOUT(splitblock)};
+    OPS_LAYOUT(standard, double),     OPS_LAYOUT(counting, double),     OPS_LAYOUT(partitioned, double),
+    OPS_LAYOUT(blocked512, multiply), OPS_LAYOUT(register64, multiply), OPS_LAYOUT(splitblock, double)};
 
 filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return OPS_TABLE[layout][scheme]; }
 
@@ -1537,11 +1602,13 @@ const char *filter_ops_description(void)
                "the loop; phased beyond; "
                "inserts: up to 32 MiB, staged-insert positions below 2^32 bits), counting and partitioned "
                "below 2^32 positions (inserts: up to 32 MiB), blocked512 (in L2 with 8-byte keys' "
-               "xxh3_64 in the loop), register64 and splitblock; portable for the other schemes";
+               "xxh3_64 in the loop), register64 and splitblock; avx2 for multiply on blocked512 (below 2^32 "
+               "bits) and register64; portable for the other schemes";
     if (level >= ISA_AVX2)
         return "avx2 for double hashing on standard, counting and partitioned below 2^32 positions (queries: "
                "all k in L2, portable phases beyond; inserts: up to 32 MiB), blocked512 below 2^32 bits, "
-               "register64 and splitblock (8-byte keys' xxh3_64 in the loop); portable for the other schemes";
+               "register64 and splitblock (8-byte keys' xxh3_64 in the loop), and for multiply on blocked512 "
+               "below 2^32 bits and register64; portable for the other schemes";
     return "portable";
 }
 
@@ -1550,8 +1617,6 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
     filter_ops ops = OPS_TABLE[layout][scheme];
 #if BLOOMLAB_X86
     const isa_level level = cpu_isa();
-    if (scheme != SCHEME_DOUBLE || level < ISA_AVX2)
-        return ops;
 #define USE_VECTOR_OPS(tag, isa)                                                                             \
     do {                                                                                                     \
         ops.insert = insert_##tag##_##isa;                                                                   \
@@ -1559,6 +1624,19 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
         ops.insert_many = insert_many_##tag##_##isa;                                                         \
         ops.query_many = query_many_##tag##_##isa;                                                           \
     } while (0)
+    if (scheme == SCHEME_MULTIPLY && level >= ISA_AVX2) {
+        if (layout == LAYOUT_BLOCKED512 && level >= ISA_AVX512)
+            USE_VECTOR_OPS(blocked512_multiply, avx512);
+        else if (layout == LAYOUT_BLOCKED512)
+            USE_VECTOR_OPS(blocked512_multiply, avx2);
+        else if (layout == LAYOUT_REGISTER64 && level >= ISA_AVX512)
+            USE_VECTOR_OPS(register64_multiply, avx512);
+        else if (layout == LAYOUT_REGISTER64)
+            USE_VECTOR_OPS(register64_multiply, avx2);
+        return ops;
+    }
+    if (scheme != SCHEME_DOUBLE || level < ISA_AVX2)
+        return ops;
 #define USE_LEVEL(isa)                                                                                       \
     do {                                                                                                     \
         if (layout == LAYOUT_STANDARD)                                                                       \
@@ -1592,13 +1670,14 @@ typedef struct {
 } scalar_ops;
 
 #define SCALAR(tag) {insert1_##tag, query1_##tag}
-#define SCALAR_LAYOUT(l)                                                                          \
+#define SCALAR_LAYOUT(l, mul)                                                                     \
     {SCALAR(l##_independent), SCALAR(l##_double), SCALAR(l##_enhanced), SCALAR(l##_course),       \
-     SCALAR(l##_ideal), SCALAR(l##_parquet)}
+     SCALAR(l##_ideal), SCALAR(l##_parquet), SCALAR(l##_##mul)}
 
 static const scalar_ops SCALAR_TABLE[LAYOUT_COUNT][SCHEME_COUNT] = {
-    SCALAR_LAYOUT(standard),   SCALAR_LAYOUT(counting),   SCALAR_LAYOUT(partitioned),
-    SCALAR_LAYOUT(blocked512), SCALAR_LAYOUT(register64), SCALAR_LAYOUT(splitblock)};
+    SCALAR_LAYOUT(standard, double),     SCALAR_LAYOUT(counting, double),
+    SCALAR_LAYOUT(partitioned, double),  SCALAR_LAYOUT(blocked512, multiply),
+    SCALAR_LAYOUT(register64, multiply), SCALAR_LAYOUT(splitblock, double)};
 
 
 void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,

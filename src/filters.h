@@ -7,8 +7,9 @@
  *   partitioned  k slices, slice i = bits [floor(i m/k), floor((i+1) m/k));
  *                position i falls in slice i.
  *   blocked512   m/512 blocks of one 64-byte cache line; u_0 picks the
- *                block, u_1..u_k give k bits inside it (their top 9 bits),
- *                after Putze, Sanders and Singler 2007.
+ *                block, u_1..u_k give k bits inside it (their top 9 bits;
+ *                with the multiply scheme, the top 9 bits of g_0..g_{k-1},
+ *                schemes.h), after Putze, Sanders and Singler 2007.
  *   register64   the same with 64-bit blocks: the course page's one-word
  *                filter, repeated m/64 times.
  *   splitblock   Apache Parquet's split block filter: m/256 blocks of eight
@@ -83,10 +84,15 @@ typedef struct {
 } filter;
 
 const char *layout_name(layout_kind layout);
+const char *layout_about(layout_kind layout); /* one line, for bloomlab list */
 int layout_from_name(const char *name, layout_kind *out); /* 0 or -1 */
 unsigned layout_block_bits(layout_kind layout);            /* 1 for unblocked */
 uint64_t layout_fit_m(layout_kind layout, uint64_t m);     /* m rounded up to whole blocks */
 uint64_t layout_bytes(layout_kind layout, uint64_t m);
+/* The scheme a layout takes when none is named: multiply for blocked512 and
+ * register64 (its in-block bits follow their formula; double's fold, see
+ * schemes.h), double for the others. */
+scheme_kind layout_default_scheme(layout_kind layout);
 /* 0 when (layout, scheme, m, k) can be built, else -1 with a reason. */
 int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, char *err,
                  size_t err_size);

@@ -34,6 +34,23 @@
  *                defines one value only: later values repeat u_0, and
  *                layout_check accepts it for filter splitblock only.
  *                Rows say hash = xxh64.
+ *   multiply     for the blocked layouts (blocked512, register64) only:
+ *                u_0 = h1 picks the block as with double; the bits inside
+ *                it come from one 32-bit value g_0 = h2 >> 32 (the top
+ *                half of the remixed h2, so a 32-bit hash's fmix32 value),
+ *                offset i = g_i >> (32 - log2 block bits) and
+ *                g_{i+1} = g_i * MULTIPLY_STEP mod 2^32: RocksDB's
+ *                FastLocalBloom probe sequence (Boost.Bloom's
+ *                fast_multiblock32 multiplies one value by a salt per word
+ *                instead).  Why not double inside a block: a + i b mod 512
+ *                is an arithmetic progression, and a step b of small order
+ *                folds a key's k bits onto few (b = 0 mod 64 puts a
+ *                register64 key on one bit), which costs x1.6 at 16 bits per
+ *                item on blocked512; the powers of an odd multiplier have
+ *                no such short period in their top bits, and the number of
+ *                distinct bits a key sets matches k independent draws.
+ *                layout_default_scheme (filters.h) makes it the blocked
+ *                layouts' default; double stays selectable.
  *
  * All arithmetic is mod 2^64.  h1 and h2 come from ONE hash of the key:
  * a 128-bit hash gives h1 = low, h2 = high; a 64-bit hash gives h1 = H and
@@ -66,13 +83,23 @@ typedef enum {
     SCHEME_COURSE,
     SCHEME_IDEAL,
     SCHEME_PARQUET,
+    SCHEME_MULTIPLY,
     SCHEME_COUNT
 } scheme_kind;
 
+/* The multiply scheme's step: odd, 2^32 / golden ratio (RocksDB's). */
+#define MULTIPLY_STEP 0x9e3779b9u
+
+/* The multiply scheme's first in-block value from the key's h2. */
+static inline uint32_t multiply_start(uint64_t h2) { return (uint32_t)(h2 >> 32); }
+
 const char *scheme_name(scheme_kind scheme);
+const char *scheme_about(scheme_kind scheme); /* one line, for bloomlab list */
 /* The Parquet spec's hash of a value's (plain-encoded) bytes: XXH64, seed 0. */
 uint64_t parquet_hash(const void *key, size_t len);
 int scheme_from_name(const char *name, scheme_kind *out); /* 0 or -1 */
+/* "independent, double, ...": every scheme's name, for messages. */
+const char *scheme_names_text(void);
 
 /* What a scheme needs to know, fixed for a trial. */
 typedef struct {

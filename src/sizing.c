@@ -64,6 +64,19 @@ static const char *const SIZING_NAMES[SIZING_COUNT] = {
 
 const char *sizing_name(sizing_rule rule) { return SIZING_NAMES[rule]; }
 
+/* One line each for `bloomlab list`; the top comment says where each was read. */
+static const char *const SIZING_ABOUT[SIZING_COUNT] = {
+    "",
+    "m = -8n / ln(1 - p^(1/8)), next power of two, 32 B..128 MiB (Arrow C++, parquet-mr)",
+    "the same formula without the power of two",
+    "the formula times arrow-rs's compensation table, next power of two",
+    "the compensated formula without the power of two",
+    "the fewest bits whose exact split-block rate meets p (bloomlab calc)",
+    "bloomlab's, then the next power of two",
+};
+
+const char *sizing_about(sizing_rule rule) { return SIZING_ABOUT[rule]; }
+
 const char *sizing_names(void)
 {
     return "parquet-classic, parquet-classic-nopow2, arrow-rs, arrow-rs-nopow2, bloomlab, bloomlab-pow2";

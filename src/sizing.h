@@ -47,6 +47,7 @@ typedef enum {
 
 /* "" for SIZING_NONE. */
 const char *sizing_name(sizing_rule rule);
+const char *sizing_about(sizing_rule rule); /* one line, for bloomlab list */
 int sizing_from_name(const char *name, sizing_rule *out); /* 0 or -1 */
 /* The names, comma separated, for messages. */
 const char *sizing_names(void);

@@ -30,8 +30,11 @@ typedef struct {
     avx2_query_fn *query;
 } avx2_loops;
 
-static avx2_loops loops_of(layout_kind layout)
+static avx2_loops loops_of(layout_kind layout, scheme_kind scheme)
 {
+    if (scheme == SCHEME_MULTIPLY)
+        return layout == LAYOUT_BLOCKED512 ? (avx2_loops){avx2_blocked512_multiply_insert, avx2_blocked512_multiply_query}
+                                           : (avx2_loops){avx2_register64_multiply_insert, avx2_register64_multiply_query};
     switch (layout) {
     case LAYOUT_STANDARD:
         return (avx2_loops){avx2_standard_insert, avx2_standard_query};
@@ -75,10 +78,11 @@ static void key_hashes(const env *e, uint64_t n, key_side side, uint64_t i, key_
     hash_split(hasher_hash(&e->h, b->ptr[0], b->len[0], e->ctx.seed), e->h.bits, h1, h2);
 }
 
-/* One (layout, m, k, n): the loops against the reference. */
-static void check_loops(layout_kind layout, uint64_t m, unsigned k, uint64_t n, const char *hash)
+/* One (layout, scheme, m, k, n): the loops against the reference. */
+static void check_scheme_loops(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, uint64_t n,
+                               const char *hash)
 {
-    const avx2_loops loops = loops_of(layout);
+    const avx2_loops loops = loops_of(layout, scheme);
     env e;
     env_open(&e, hash, 0xa2a2 + m + k);
     filter vec, one;
@@ -94,7 +98,7 @@ static void check_loops(layout_kind layout, uint64_t m, unsigned k, uint64_t n, 
             count = (size_t)(n - i);
         for (size_t t = 0; t < count; t++) {
             key_hashes(&e, n, KEY_PRESENT, i + t, &b, &h1[t], &h2[t]);
-            filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
+            filter_insert_one(&one, scheme, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
         }
         loops.insert(&vec, h1, h2, count);
         i += count;
@@ -114,7 +118,7 @@ static void check_loops(layout_kind layout, uint64_t m, unsigned k, uint64_t n, 
             size_t ref_yes = 0;
             for (size_t t = 0; t < count; t++) {
                 key_hashes(&e, n, (key_side)side, i + t, &b, &h1[t], &h2[t]);
-                ref[t] = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
+                ref[t] = filter_query_one(&one, scheme, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
                 ref_yes += (size_t)ref[t];
             }
             memset(answer, 0xAA, sizeof answer);
@@ -132,6 +136,11 @@ static void check_loops(layout_kind layout, uint64_t m, unsigned k, uint64_t n, 
     filter_free(&vec);
     filter_free(&one);
     keyset_close(e.ks);
+}
+
+static void check_loops(layout_kind layout, uint64_t m, unsigned k, uint64_t n, const char *hash)
+{
+    check_scheme_loops(layout, SCHEME_DOUBLE, m, k, n, hash);
 }
 
 Test(avx2, every_layout_against_reference, .timeout = 120)
@@ -154,6 +163,27 @@ Test(avx2, every_layout_against_reference, .timeout = 120)
                     n = 3000;
                 check_loops((layout_kind)l, MS[mi], k, n, HASHES[(mi + ki) % 3]);
             }
+}
+
+/* The blocked layouts' default scheme, multiply: its loops against the
+ * reference over sizes, k and hash widths (a 32-bit hash's g_0 is its
+ * fmix32 value), and past 2^31 bits. */
+Test(avx2, multiply_against_reference, .timeout = 120)
+{
+    if (skip())
+        return;
+    static const uint64_t MS[] = {4099, 65536, 1000003};
+    static const unsigned KS[] = {1, 2, 7, 8, 17, 64};
+    static const char *const HASHES[] = {"xxh3_64", "xxh3_128", "fnv1a32"};
+    static const layout_kind LAYOUTS[] = {LAYOUT_BLOCKED512, LAYOUT_REGISTER64};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t mi = 0; mi < 3; mi++)
+            for (size_t ki = 0; ki < 6; ki++) {
+                uint64_t n = (uint64_t)(0.69 * (double)MS[mi] / KS[ki]) + 1;
+                check_scheme_loops(LAYOUTS[l], SCHEME_MULTIPLY, MS[mi], KS[ki], n > 3000 ? 3000 : n, HASHES[(mi + ki) % 3]);
+            }
+    check_scheme_loops(LAYOUT_REGISTER64, SCHEME_MULTIPLY, (1ULL << 31) + 64 * 777, 7, 4000, "xxh3_64");
+    check_scheme_loops(LAYOUT_BLOCKED512, SCHEME_MULTIPLY, (1ULL << 31) + 512 * 99, 7, 4000, "xxh3_64");
 }
 
 /* Counters driven far past 15: the same increments lost as the reference. */
