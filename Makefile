@@ -64,7 +64,7 @@ RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp,$(wildcard plots/*.gp)))
 
 .PHONY: all deps build test unit asan-test results plots report check-fresh full bench bench-peers clean fuzz FORCE \
-        install uninstall help
+        install uninstall help test-slurm
 .DELETE_ON_ERROR:
 
 all: build results plots report
@@ -148,6 +148,12 @@ test: deps $(TEST_INPUTS) build/asan/bloomlab build/asan/bloomlab-tests
 
 unit: deps $(TEST_INPUTS)
 	./bin/tests -j2
+
+# scripts/sweep-slurm.sh carried out by a real one-node Slurm started in a
+# temporary directory (Debian's slurm-wlm and munge, installed when missing
+# by scripts/deps-slurm.sh); needs root.  Not part of `make test`.
+test-slurm: bin/bloomlab
+	sh scripts/test-slurm.sh
 
 # A result reruns only when its inputs' fingerprint differs from the one it
 # records (`bloomlab run` decides and says so); the touch tells make it is
@@ -277,6 +283,7 @@ help:
 	@echo "make            install what is missing, build, run the default experiments, draw the plots, write results/REPORT.md"
 	@echo "make test       build and pass every test (optimised, portable loops, sanitizers); -Werror"
 	@echo "make unit       the optimised test pass alone"
+	@echo "make test-slurm a real one-node Slurm (slurm-wlm, munge; root): the sharded job array merged = the unsharded run"
 	@echo "make build      bin/bloomlab only"
 	@echo "make results | plots | report    one stage of the default run"
 	@echo "make full       larger trial counts and the billion-URL crawler, into results/full/"
