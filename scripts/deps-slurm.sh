@@ -40,13 +40,16 @@ else
     exit 2
 fi
 export DEBIAN_FRONTEND=noninteractive
-# apt waits up to 120 s for a dpkg lock another run holds; the lists lock
-# of `apt-get update` has no such option, hence the retries around both.
-LOCK_WAIT="-o DPkg::Lock::Timeout=120"
+# apt waits up to 120 s for the dpkg lock another run holds
+# (DPkg::Lock::Timeout); any other failure -- a lock it does not wait for,
+# a mirror's hiccup -- is retried, 5 tries in all.
+# shellcheck disable=SC2086
+install_once() {
+    $SUDO apt-get -o DPkg::Lock::Timeout=120 update -qq &&
+        $SUDO apt-get -o DPkg::Lock::Timeout=120 install -y -qq --no-install-recommends $missing >&2
+}
 tries=0
-until $SUDO apt-get $LOCK_WAIT update -qq &&
-      # shellcheck disable=SC2086
-      $SUDO apt-get $LOCK_WAIT install -y -qq --no-install-recommends $missing >&2; do
+until install_once; do
     tries=$((tries + 1))
     if [ $tries -ge 5 ]; then
         echo "deps-slurm.sh: apt-get failed $tries times; install by hand:$missing" >&2

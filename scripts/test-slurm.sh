@@ -26,7 +26,7 @@
 # bin/bloomlab; `make test-slurm` builds it).
 set -eu
 
-usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; }
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 [ $# -le 1 ] || { echo "test-slurm.sh: one experiment at most (--help)" >&2; exit 2; }
 
@@ -256,7 +256,7 @@ out=$(sh "$here/scripts/sweep-slurm.sh" -n "$SHARDS" --time 00:10:00 --bloomlab 
 echo "test-slurm:   $out"
 array_job=$(printf '%s\n' "$out" | sed -n 's/^submitted array job \([0-9]*\) .*/\1/p')
 merge_job=$(printf '%s\n' "$out" | sed -n 's/.* and merge job \([0-9]*\) .*/\1/p')
-[ -n "$array_job" ] && [ -n "$merge_job" ] || fail "no job ids in sweep-slurm.sh's output"
+if [ -z "$array_job" ] || [ -z "$merge_job" ]; then fail "no job ids in sweep-slurm.sh's output"; fi
 done_step "array job $array_job, merge job $merge_job"
 
 step "waiting for the $SHARDS array tasks and the merge job"
@@ -290,7 +290,7 @@ done
 # ---- the comparison ----------------------------------------------------------
 step "comparing the merged CSV with the unsharded one"
 [ -f "$T/merged.csv" ] || fail "the merge job left no $T/merged.csv"
-shard_files=$(ls "$T/shards/$name"-shard-*.csv 2>/dev/null | wc -l)
+shard_files=$(find "$T/shards" -name "$name-shard-*.csv" | wc -l)
 [ "$shard_files" -eq "$SHARDS" ] || fail "$shard_files shard CSVs, not $SHARDS"
 grep -q '^# shard: merged' "$T/merged.csv" || fail "merged.csv does not say '# shard: merged'"
 # tests/test_shards.c's data_without_timings: the # lines (and empty lines)
