@@ -22,8 +22,10 @@
 #include "numbers.h"
 #include "output.h"
 #include "pcg.h"
+#include "schema.h"
 #include "stats.h"
 #include "sweep.h"
+#include "table.h"
 #include "cpu.h"
 #include "version.h"
 
@@ -435,12 +437,14 @@ typedef struct {
     int anchors;
     uint64_t peers_n; /* --peers N: the peers kit's configurations at n = N; 0: not asked */
     int quiet;
-    const char *output;
+    const char *output;   /* -o: NULL or "-" is stdout */
+    table_format format;  /* text: the table only; csv, json: the rows, to -o or stdout */
 } bench_options;
 
 static const char USAGE[] =
     "usage: bloomlab bench [--max-bytes B] [--min-bytes B] [--filter LIST] [--keys LIST]\n"
-    "                      [--ops N] [--seed S] [--anchors] [--peers N] [-o FILE] [--quiet]\n"
+    "                      [--ops N] [--seed S] [--anchors] [--peers N] [-o FILE|-]\n"
+    "                      [--format text|csv|json] [--quiet]\n"
     "\n"
     "Speed of every filter layout against its size (xxh3_64 + double, 10 bits\n"
     "per key, k = 7; splitblock k = 8), beside the machine's own ceiling measured\n"
@@ -465,8 +469,13 @@ static const char USAGE[] =
     "                  bench-peers) at n = N keys: standard at 10 bits per key,\n"
     "                  k = 7; splitblock at 10.67 and 10 bits per key, k = 8;\n"
     "                  each beside the floor (lines touched x ceiling)\n"
-    "  -o FILE         CSV output (the table still goes to stdout)\n"
+    "  -o FILE         CSV output (the table still goes to stdout); -o - puts the\n"
+    "                  CSV on stdout and the table on stderr\n"
+    "  --format F      text (the table, the default without -o), csv (the default\n"
+    "                  with -o) or json (README.md \"Formats\"): csv and json go to\n"
+    "                  -o FILE or stdout, the table then to stderr\n"
     "  --quiet         no table, no progress\n"
+    "bloomlab list columns says what each CSV column holds.\n"
     "\n"
     "Byte counts take K, M, G (binary) suffixes: 16K, 256M, 2G.\n"
     "\n"
@@ -532,6 +541,25 @@ static int parse_bytes_flag(const char *flag, const char *v, uint64_t *out)
     return 0;
 }
 
+/* The rows go to -o (csv unless --format says json) or, with --format csv
+ * or json, to stdout; the table (text) goes to stdout alone.  Checked
+ * before anything is timed: a bad -o is refused, never found at the end. */
+static int check_output(bench_options *o, int format_given)
+{
+    if (!format_given)
+        o->format = o->output != NULL ? FORMAT_CSV : FORMAT_TEXT;
+    if (o->format == FORMAT_TEXT && o->output != NULL) {
+        cli_error(CMD, "--format text is the table printed as bench runs: -o takes csv or json");
+        return -1;
+    }
+    char why[1024];
+    if (o->output != NULL && output_check(o->output, why, sizeof why) != 0) {
+        cli_error(CMD, "-o: %s", why);
+        return -1;
+    }
+    return 0;
+}
+
 /* 0 to run, 1 after --help, -1 on bad input (reported). */
 static int parse_options(int argc, char **argv, bench_options *o, char *keys_text, size_t keys_size)
 {
@@ -543,7 +571,7 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
     for (int l = 0; l < LAYOUT_COUNT; l++)
         o->layouts[l] = 1;
     snprintf(keys_text, keys_size, "random64,urls");
-    int keys_given = 0;
+    int keys_given = 0, format_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
 #define IS(name) (strcmp(a, name) == 0 || (strncmp(a, name "=", strlen(name) + 1) == 0))
@@ -574,6 +602,10 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
             if ((v = cli_flag_value(argc, argv, &i, CMD, a[1] == 'o' ? "-o" : "--output")) == NULL)
                 return -1;
             o->output = v;
+        } else if (IS("--format")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--format")) == NULL || table_format_flag(CMD, v, &o->format))
+                return -1;
+            format_given = 1;
         } else if (strcmp(a, "--anchors") == 0) {
             o->anchors = 1;
         } else if (IS("--peers")) {
@@ -589,7 +621,7 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
 #undef IS
     }
     (void)keys_given;
-    if (parse_keys(keys_text, o) != 0)
+    if (parse_keys(keys_text, o) != 0 || check_output(o, format_given) != 0)
         return -1;
     double ram = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     if ((double)o->max_bytes > 0.8 * ram) {
@@ -606,13 +638,6 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
 }
 
 /* ---- output --------------------------------------------------------------- */
-
-static const char BENCH_HEADER[] =
-    "section,filter,hash,scheme,keys,bytes,m,n,k,bits_per_item,fill,fpr,"
-    "ns_insert,ns_absent,ns_present,ns_absent_sweep,mops_insert,mops_absent,mops_present,"
-    "ns_dependent,ns_independent,lines_absent,lines_present,fraction_absent,fraction_present,"
-    "anchor,anchor_insert,anchor_insert_bulk,anchor_absent,anchor_present,"
-    "ratio_insert,ratio_insert_bulk,ratio_absent,ratio_present,peak_rss_bytes,ns_update,fraction_insert";
 
 typedef struct {
     char *text;
@@ -642,14 +667,8 @@ static void sb_add(sbuf *s, const char *fmt, ...)
     }
 }
 
-/* A CSV number, blank when it does not exist. */
-static void sb_num(sbuf *s, double v)
-{
-    if (isfinite(v))
-        sb_add(s, ",%.6g", v);
-    else
-        sb_add(s, ",");
-}
+#define BENCH_FIELD 32
+#define BENCH_DIGITS 6
 
 typedef struct {
     const char *section, *filter, *hash, *scheme, *keys, *anchor;
@@ -676,23 +695,32 @@ static void row_blank(row *r, const char *section)
         r->v[i] = NAN;
 }
 
-static void row_csv(sbuf *s, const row *r)
+/* The row's fields in BENCH_HEADER's order ("" where a value does not
+ * exist), peak_rss_bytes as of now. */
+static void row_fields(const row *r, char field[BENCH_COLUMNS][BENCH_FIELD], const char *fields[BENCH_COLUMNS])
 {
-    sb_add(s, "%s,%s,%s,%s,%s", r->section, r->filter, r->hash, r->scheme, r->keys);
-    if (r->bytes)
-        sb_add(s, ",%llu,%llu,%llu,%u", (unsigned long long)r->bytes, (unsigned long long)r->m,
-               (unsigned long long)r->n, r->k);
-    else
-        sb_add(s, ",,,,");
-    for (int i = V_BPI; i < V_A_INSERT; i++)
-        sb_num(s, r->v[i]);
-    sb_add(s, ",%s", r->anchor);
-    for (int i = V_A_INSERT; i <= V_R_PRESENT; i++)
-        sb_num(s, r->v[i]);
-    sb_add(s, ",%llu", (unsigned long long)peak_rss_bytes());
-    for (int i = V_NS_UPDATE; i < V_COUNT; i++)
-        sb_num(s, r->v[i]);
-    sb_add(s, "\n");
+    const char *text[5] = {r->section, r->filter, r->hash, r->scheme, r->keys};
+    const uint64_t size[4] = {r->bytes, r->m, r->n, r->k};
+    int c = 0;
+    for (int i = 0; i < 5; i++)
+        fields[c++] = text[i];
+    for (int i = 0; i < 4; i++, c++) {
+        field[c][0] = '\0';
+        if (r->bytes) /* a row of no size (none today) leaves all four blank */
+            snprintf(field[c], BENCH_FIELD, "%llu", (unsigned long long)size[i]);
+        fields[c] = field[c];
+    }
+    for (int i = V_BPI; i < V_COUNT; i++, c++) {
+        if (i == V_A_INSERT) /* anchor and peak_rss_bytes sit among the values */
+            fields[c++] = r->anchor;
+        if (i == V_NS_UPDATE) {
+            snprintf(field[c], BENCH_FIELD, "%llu", (unsigned long long)peak_rss_bytes());
+            fields[c] = field[c];
+            c++;
+        }
+        table_real(field[c], BENCH_FIELD, r->v[i], BENCH_DIGITS);
+        fields[c] = field[c];
+    }
 }
 
 static void human_bytes(uint64_t bytes, char *out, size_t size)
@@ -712,9 +740,20 @@ static void human_bytes(uint64_t bytes, char *out, size_t size)
 typedef struct {
     const bench_options *o;
     const hasher *hash;
-    sbuf csv;
-    int failed;
+    sbuf meta;   /* the CSV's leading `#` lines */
+    table rows;  /* BENCH_TABLE_COLUMNS */
+    FILE *notes; /* the table as it runs: stdout, or stderr when stdout carries the rows */
+    int failed;  /* out of memory for a row */
 } bench_run;
+
+static void row_add(bench_run *b, const row *r)
+{
+    char field[BENCH_COLUMNS][BENCH_FIELD];
+    const char *fields[BENCH_COLUMNS];
+    row_fields(r, field, fields);
+    if (table_add_row(&b->rows, fields) != 0)
+        b->failed = 1;
+}
 
 static void note(const bench_run *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(const bench_run *b, const char *fmt, ...)
@@ -723,9 +762,9 @@ static void note(const bench_run *b, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vfprintf(b->notes, fmt, ap);
     va_end(ap);
-    fflush(stdout);
+    fflush(b->notes);
 }
 
 /* m and n for a filter of about `bytes` bytes at 10 bits (counters) per key. */
@@ -761,7 +800,7 @@ static int run_ceiling(bench_run *b, uint64_t bytes, ceiling *c)
     r.v[V_NS_DEP] = c->ns_dependent;
     r.v[V_NS_INDEP] = c->ns_independent;
     r.v[V_NS_UPDATE] = c->ns_update;
-    row_csv(&b->csv, &r);
+    row_add(b, &r);
     char hb[32];
     human_bytes(bytes, hb, sizeof hb);
     note(b, "%-7s ceiling      dependent %7.2f ns (%6.1f M/s)   independent %6.2f ns (%6.1f M/s)   update %6.2f ns\n", hb,
@@ -825,7 +864,7 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     r.keys = keys_name;
     row_timing(&r, cell, &t);
     row_ceiling(&r, cell, &t, ceil_at);
-    row_csv(&b->csv, &r);
+    row_add(b, &r);
     char hb[32];
     human_bytes(bytes, hb, sizeof hb);
     note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns (%6.2f as a sweep)  present %6.2f ns  (%5.1f/%5.1f/%5.1f Mops/s)",
@@ -905,7 +944,7 @@ static int run_harness(bench_run *b, keyset *random64)
             r.v[V_BPI] = (double)cell.m / (double)cell.n;
             r.v[V_NS_ABSENT] = ns;
             r.v[V_MOPS_ABSENT] = 1e3 / ns;
-            row_csv(&b->csv, &r);
+            row_add(b, &r);
             char hb[32];
             human_bytes(harness_bytes, hb, sizeof hb);
             note(b, "%-7s harness %-11s %-8s %-7s absent query with keyset_fill: %5.2f ns = %6.1f M queries/s\n", hb,
@@ -1000,7 +1039,7 @@ static int run_anchors(bench_run *b, keyset *random64)
         r.v[V_R_BULK] = a->insert_bulk / t.ns_insert;
         r.v[V_R_ABSENT] = a->absent / t.ns_absent;
         r.v[V_R_PRESENT] = a->present / t.ns_present;
-        row_csv(&b->csv, &r);
+        row_add(b, &r);
         note(b, "%-27s n=%-5.0e %5.2f b/key k=%u  insert %6.2f (theirs %5.1f%s, x%.2f)  absent %6.2f (%5.1f, x%.2f)  present %6.2f (%5.1f, x%.2f)\n",
              a->name, a->n, r.v[V_BPI], a->k, t.ns_insert, anchor_insert(a),
              isfinite(a->insert_bulk) ? " bulk" : "", anchor_insert(a) / t.ns_insert,
@@ -1033,13 +1072,35 @@ static int run_peers(bench_run *b, keyset *random64)
         if (time_config(b, random64, CONFIGS[i].layout, (double)n, CONFIGS[i].bits_per_key, CONFIGS[i].k, "peers", &r,
                         &t, &c) != 0)
             return -1;
-        row_csv(&b->csv, &r);
+        row_add(b, &r);
         note(b, "%-11s n=%-5.0e %5.2f b/key k=%u  insert %6.2f  absent %6.2f  present %6.2f ns;  floors %.2f / %.2f / %.2f\n",
              r.filter, (double)n, r.v[V_BPI], CONFIGS[i].k, t.ns_insert, t.ns_absent, t.ns_present,
              r.v[V_LINES_PRESENT] * r.v[V_NS_UPDATE], r.v[V_LINES_ABSENT] * r.v[V_NS_INDEP],
              r.v[V_LINES_PRESENT] * r.v[V_NS_INDEP]);
     }
     return 0;
+}
+
+/* Do the rows (csv or json) go to stdout?  Then the table goes to stderr. */
+static int rows_to_stdout(const bench_options *o) { return o->format != FORMAT_TEXT && output_is_stdout(o->output); }
+
+/* The rows, whole, to -o or stdout: CSV after its `#` lines, or JSON (which
+ * has no place for them).  0, or -1 after one line. */
+static int write_rows(const bench_run *b)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    int ok = out != NULL;
+    if (ok) {
+        if (b->o->format == FORMAT_CSV)
+            fputs(b->meta.text, out);
+        table_write(out, &b->rows, b->o->format);
+        ok = fclose(out) == 0;
+    }
+    int rc = ok ? output_write_atomic(b->o->output, text, len, CMD) : (cli_error(CMD, "out of memory for the output"), -1);
+    free(text);
+    return rc;
 }
 
 int cmd_bench(int argc, char **argv)
@@ -1059,21 +1120,22 @@ int cmd_bench(int argc, char **argv)
     keyset *random64 = keyset_open("random64", err, sizeof err);
     for (size_t i = 0; i < o.key_count; i++)
         keysets[i] = keyset_open(o.keys[i], err, sizeof err);
-    bench_run b = {&o, &hash, {malloc(1 << 16), 0, 1 << 16}, 0};
-    if (b.csv.text == NULL || random64 == NULL || keysets[0] == NULL || (o.key_count > 1 && keysets[1] == NULL)) {
+    bench_run b = {&o, &hash, {malloc(1 << 16), 0, 1 << 16}, {0}, rows_to_stdout(&o) ? stderr : stdout, 0};
+    table_init(&b.rows, BENCH_TABLE_COLUMNS, BENCH_COLUMNS);
+    if (b.meta.text == NULL || random64 == NULL || keysets[0] == NULL || (o.key_count > 1 && keysets[1] == NULL)) {
         cli_error(CMD, "out of memory");
         rc = 1;
         goto done;
     }
-    b.csv.text[0] = '\0';
-    sb_add(&b.csv, "# command: bloomlab");
+    b.meta.text[0] = '\0';
+    sb_add(&b.meta, "# command: bloomlab");
     for (int i = 0; i < argc; i++)
-        sb_add(&b.csv, " %s", argv[i]);
+        sb_add(&b.meta, " %s", argv[i]);
     char level[160];
     cpu_isa_describe(level, sizeof level);
-    sb_add(&b.csv, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# vector level: %s\n# loops: %s\n%s\n",
+    sb_add(&b.meta, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# vector level: %s\n# loops: %s\n",
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
-           filter_ops_description(), BENCH_HEADER);
+           filter_ops_description());
     note(&b, "vector level: %s\nloops: %s\n", level, filter_ops_description());
     if (o.peers_n != 0)
         rc = run_peers(&b, random64);
@@ -1082,14 +1144,17 @@ int cmd_bench(int argc, char **argv)
     else
         rc = run_harness(&b, random64) || run_sizes(&b, keysets);
     note(&b, "peak RSS %.1f MB\n", (double)peak_rss_bytes() / 1e6);
-    if (rc != 0) {
+    if (rc == 0 && b.failed)
+        cli_error(CMD, "out of memory for the rows");
+    if (rc != 0 || b.failed) {
         rc = 1;
         goto done;
     }
-    if (o.output != NULL && output_write_atomic(o.output, b.csv.text, b.csv.len, CMD) != 0)
+    if (o.format != FORMAT_TEXT && write_rows(&b) != 0)
         rc = 1;
 done:
-    free(b.csv.text);
+    free(b.meta.text);
+    table_free(&b.rows);
     keyset_close(random64);
     for (size_t i = 0; i < 2; i++)
         keyset_close(keysets[i]);

@@ -127,15 +127,11 @@ static int parse_hashes(const char *flag, const char *text, unsigned *out, char 
     return 0;
 }
 
-static int parse_format(const char *flag, const char *text, calc_format *out, char *err, size_t size)
+static int parse_format(const char *flag, const char *text, table_format *out, char *err, size_t size)
 {
-    static const char *const names[] = {"text", "csv", "json"};
-    for (int i = 0; i < 3; i++)
-        if (strcmp(text, names[i]) == 0) {
-            *out = (calc_format)i;
-            return 0;
-        }
-    set_error(err, size, "%s: unknown format '%s' (text, csv, json)", flag, text);
+    if (table_format_from_name(text, out) == 0)
+        return 0;
+    set_error(err, size, "%s: unknown format '%s' (" TABLE_FORMAT_NAMES ")", flag, text);
     return -1;
 }
 
@@ -178,7 +174,7 @@ int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t e
 {
     memset(in, 0, sizeof *in);
     in->layout = LAYOUT_STANDARD;
-    in->format = CALC_TEXT;
+    in->format = FORMAT_TEXT;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             return 1;
@@ -390,54 +386,65 @@ static void write_text(FILE *out, const struct calc_result *r)
     fprintf(out, "%-22s %.6g\n", "p classic formula", r->p_classic);
 }
 
-static void write_csv(FILE *out, const struct calc_result *r)
+static const table_column CALC_COLUMNS[] = {
+    {"filter", COLUMN_TEXT},         {"n", COLUMN_NUMBER},           {"p_target", COLUMN_NUMBER},
+    {"m", COLUMN_NUMBER},            {"memory_bits", COLUMN_NUMBER}, {"memory_bytes", COLUMN_NUMBER},
+    {"k", COLUMN_NUMBER},            {"k_status", COLUMN_TEXT},      {"bits_per_item", COLUMN_NUMBER},
+    {"p", COLUMN_NUMBER},            {"p_percent", COLUMN_NUMBER},   {"p_one_in", COLUMN_NUMBER},
+    {"p_classic", COLUMN_NUMBER}};
+#define CALC_COLUMN_COUNT (sizeof CALC_COLUMNS / sizeof CALC_COLUMNS[0])
+#define CALC_FIELD 32
+#define CALC_DIGITS 10
+
+/* The result as one row of CALC_COLUMNS' fields ("" where none exists:
+ * no target p, or 1 in 1/0). */
+static void result_fields(const struct calc_result *r, char field[][CALC_FIELD])
 {
-    fprintf(out, "filter,n,p_target,m,memory_bits,memory_bytes,k,k_status,bits_per_item,p,p_percent,p_one_in,"
-                 "p_classic\n");
-    fprintf(out, "%s,%llu,", layout_name(r->layout), (unsigned long long)r->n);
-    if (r->have_p_target)
-        fprintf(out, "%.10g", r->p_target);
-    fprintf(out, ",%llu,%llu,%llu,%u,%s,%.10g,%.10g,%.10g,%.10g,%.10g\n", (unsigned long long)r->m,
-            (unsigned long long)r->memory_bits, (unsigned long long)r->bytes, r->k, r->k_status, r->bits_per_item,
-            r->p_exact, 100 * r->p_exact, 1 / r->p_exact, r->p_classic);
+    snprintf(field[0], CALC_FIELD, "%s", layout_name(r->layout));
+    snprintf(field[1], CALC_FIELD, "%llu", (unsigned long long)r->n);
+    table_real(field[2], CALC_FIELD, r->have_p_target ? r->p_target : NAN, CALC_DIGITS);
+    snprintf(field[3], CALC_FIELD, "%llu", (unsigned long long)r->m);
+    snprintf(field[4], CALC_FIELD, "%llu", (unsigned long long)r->memory_bits);
+    snprintf(field[5], CALC_FIELD, "%llu", (unsigned long long)r->bytes);
+    snprintf(field[6], CALC_FIELD, "%u", r->k);
+    snprintf(field[7], CALC_FIELD, "%s", r->k_status);
+    table_real(field[8], CALC_FIELD, r->bits_per_item, CALC_DIGITS);
+    table_real(field[9], CALC_FIELD, r->p_exact, CALC_DIGITS);
+    table_real(field[10], CALC_FIELD, 100 * r->p_exact, CALC_DIGITS);
+    table_real(field[11], CALC_FIELD, 1 / r->p_exact, CALC_DIGITS);
+    table_real(field[12], CALC_FIELD, r->p_classic, CALC_DIGITS);
 }
 
-/* A JSON number, or null for one JSON cannot hold (1 in 1/0). */
-static void json_real(FILE *out, const char *name, double v)
+/* CSV: the header and one row; JSON: one object (a calculation is one
+ * result, not a list). */
+static void write_table(FILE *out, const struct calc_result *r, table_format format)
 {
-    if (isfinite(v))
-        fprintf(out, ", \"%s\": %.10g", name, v);
-    else
-        fprintf(out, ", \"%s\": null", name);
+    char field[CALC_COLUMN_COUNT][CALC_FIELD];
+    const char *fields[CALC_COLUMN_COUNT];
+    result_fields(r, field);
+    for (size_t i = 0; i < CALC_COLUMN_COUNT; i++)
+        fields[i] = field[i];
+    table t;
+    table_init(&t, CALC_COLUMNS, CALC_COLUMN_COUNT);
+    if (table_add_row(&t, fields) != 0) {
+        fputs("bloomlab calc: out of memory\n", stderr);
+        return;
+    }
+    if (format == FORMAT_JSON) {
+        table_write_json_object(out, &t, 0);
+        fputc('\n', out);
+    } else {
+        table_write(out, &t, FORMAT_CSV);
+    }
+    table_free(&t);
 }
 
-static void write_json(FILE *out, const struct calc_result *r)
+void calc_write(FILE *out, const struct calc_result *r, table_format format)
 {
-    fprintf(out, "{\"filter\": \"%s\", \"n\": %llu, \"p_target\": ", layout_name(r->layout),
-            (unsigned long long)r->n);
-    if (r->have_p_target)
-        fprintf(out, "%.10g", r->p_target);
-    else
-        fprintf(out, "null");
-    fprintf(out, ", \"m\": %llu, \"memory_bits\": %llu, \"memory_bytes\": %llu, \"k\": %u, \"k_status\": \"%s\"",
-            (unsigned long long)r->m, (unsigned long long)r->memory_bits, (unsigned long long)r->bytes, r->k,
-            r->k_status);
-    json_real(out, "bits_per_item", r->bits_per_item);
-    json_real(out, "p", r->p_exact);
-    json_real(out, "p_percent", 100 * r->p_exact);
-    json_real(out, "p_one_in", 1 / r->p_exact);
-    json_real(out, "p_classic", r->p_classic);
-    fprintf(out, "}\n");
-}
-
-void calc_write(FILE *out, const struct calc_result *r, calc_format format)
-{
-    if (format == CALC_CSV)
-        write_csv(out, r);
-    else if (format == CALC_JSON)
-        write_json(out, r);
-    else
+    if (format == FORMAT_TEXT)
         write_text(out, r);
+    else
+        write_table(out, r, format);
 }
 
 int cmd_calc(int argc, char **argv)

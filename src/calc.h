@@ -22,8 +22,7 @@
 #include <stdio.h>
 
 #include "filters.h"
-
-typedef enum { CALC_TEXT, CALC_CSV, CALC_JSON } calc_format;
+#include "table.h"
 
 struct calc_input {
     int have_n, have_p, have_m, have_k;
@@ -31,7 +30,7 @@ struct calc_input {
     double p;
     unsigned k;
     layout_kind layout;
-    calc_format format;
+    table_format format;
 };
 
 struct calc_result {
@@ -75,8 +74,9 @@ void calc_human_bytes(double bytes, int binary, char *buf, size_t size);
  * when text is not a finite number. */
 int calc_number(const char *text, double *out);
 
-/* Write a result as text, one CSV row under its header, or one JSON object. */
-void calc_write(FILE *out, const struct calc_result *r, calc_format format);
+/* Write a result as text, one CSV row under its header, or one JSON object
+ * (table.h's writers: the same quoting and escaping as every command). */
+void calc_write(FILE *out, const struct calc_result *r, table_format format);
 
 int cmd_calc(int argc, char **argv);
 

@@ -709,6 +709,39 @@ static int set_name(experiment *e, const char *given, const char *path, char *er
     return 0;
 }
 
+int experiment_name_from_path(experiment *e, const char *path, char *err, size_t err_size)
+{
+    return set_name(e, "", path, err, err_size);
+}
+
+/* Standard input's bytes, kept in e->text (the fingerprint hashes them:
+ * stdin cannot be read again), as a stream the parser reads like a file. */
+static FILE *open_stdin(experiment *e, char *err, size_t err_size)
+{
+    size_t cap = 1 << 12;
+    e->text = malloc(cap);
+    size_t got;
+    while (e->text != NULL && (got = fread(e->text + e->text_len, 1, cap - e->text_len, stdin)) > 0) {
+        e->text_len += got;
+        if (e->text_len == cap) {
+            char *bigger = realloc(e->text, cap *= 2);
+            if (bigger == NULL)
+                free(e->text);
+            e->text = bigger;
+        }
+    }
+    if (e->text == NULL || ferror(stdin)) {
+        load_fail(err, err_size, "stdin: cannot read the experiment from standard input: %s",
+                  e->text == NULL ? strerror(ENOMEM) : strerror(errno));
+        return NULL;
+    }
+    /* fmemopen refuses a size of 0: an empty input reads as the empty file */
+    FILE *f = e->text_len > 0 ? fmemopen(e->text, e->text_len, "r") : fopen("/dev/null", "r");
+    if (f == NULL)
+        load_fail(err, err_size, "stdin: cannot read the experiment from standard input: %s", strerror(errno));
+    return f;
+}
+
 /* Open the experiment file, refusing what is not one (a directory reads
  * as an empty file on Linux, which would be "no n given"). */
 static FILE *open_experiment(const char *path, char *err, size_t err_size)
@@ -730,16 +763,19 @@ static FILE *open_experiment(const char *path, char *err, size_t err_size)
 int experiment_load(const char *path, const char *scale, experiment *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
+    const int from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin)
+        path = "stdin"; /* what messages and the `# source:` line call it */
     snprintf(out->source, sizeof out->source, "%s", path);
     snprintf(out->scale, sizeof out->scale, "%s", scale);
-    out->path = strdup(path);
+    out->path = from_stdin ? NULL : strdup(path);
     parse_state *st = calloc(1, sizeof *st);
     st->grids = calloc(MAX_GRIDS, sizeof *st->grids);
     st->path = path;
     st->scale = scale;
     st->err = err;
     st->err_size = err_size;
-    st->file = open_experiment(path, err, err_size);
+    st->file = from_stdin ? open_stdin(out, err, err_size) : open_experiment(path, err, err_size);
     int rc = -1;
     if (st->file == NULL)
         goto done;
@@ -756,7 +792,7 @@ int experiment_load(const char *path, const char *scale, experiment *out, char *
         load_fail(err, err_size, "%s:%d: not a valid INI line", path, ini > 0 ? ini : st->line);
         goto done;
     }
-    if (set_name(out, st->name, path, err, err_size) != 0)
+    if ((!from_stdin || st->name[0] != '\0') && set_name(out, st->name, path, err, err_size) != 0)
         goto done;
     if (set_seed(out, st->seed, st->seed_where, err, err_size) != 0 ||
         set_seeds(out, st->seeds, st->seeds_where, err, err_size) != 0)
@@ -834,6 +870,9 @@ void experiment_free(experiment *e)
 {
     free(e->path);
     e->path = NULL;
+    free(e->text);
+    e->text = NULL;
+    e->text_len = 0;
     free(e->cells);
     free(e->hashes);
     for (size_t i = 0; i < e->keyset_count; i++)

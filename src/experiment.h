@@ -76,7 +76,10 @@ typedef struct {
 typedef struct {
     char name[EXPERIMENT_NAME_MAX + 1];
     char source[WHERE_MAX];   /* the file, or "flags" */
-    char *path;               /* the experiment file as given; NULL for flags */
+    char *path;               /* the experiment file as given; NULL for flags and stdin */
+    char *text;               /* the bytes read from stdin (path "-"), kept for the
+                               * inputs fingerprint: stdin cannot be read twice */
+    size_t text_len;
     char scale[8];
     uint64_t seed;
     seeds_design seeds;
@@ -89,8 +92,16 @@ typedef struct {
 } experiment;
 
 /* Load an experiment file at a scale ("quick" or "full").  Returns 0, or -1
- * with "FILE:LINE: reason" in err. */
+ * with "FILE:LINE: reason" in err.  Path "-" reads standard input (messages
+ * say "stdin:LINE"); having no file name, it is named by its `name` key
+ * alone, and without one its name is left empty ("") for the caller to
+ * give (experiment_name_from_path) or to refuse. */
 int experiment_load(const char *path, const char *scale, experiment *out, char *err, size_t err_size);
+
+/* Name the experiment after a path's stem (results/x.csv: x), as a file's
+ * stem names it: 0, or -1 with the reason in err (too long, a control
+ * character). */
+int experiment_name_from_path(experiment *e, const char *path, char *err, size_t err_size);
 
 /* The same from `bloomlab sweep` flags: pairs of (key, value) like
  * ("k", "1..20"); where = the flag, e.g. "--k". */

@@ -24,6 +24,14 @@ static void add_text(XXH3_state_t *st, char tag, const char *text) { add_part(st
 
 static void add_u64(XXH3_state_t *st, char tag, uint64_t v) { add_part(st, tag, &v, sizeof v); }
 
+/* An input by its name and the digest of its bytes: a file (add_file)
+ * and bytes read from stdin (which cannot be read again) alike. */
+static void add_digest(XXH3_state_t *st, char tag, const char *name, XXH128_hash_t digest)
+{
+    add_text(st, 'p', name);
+    add_part(st, tag, &digest, sizeof digest);
+}
+
 /* A file's bytes as one part (its own digest, so the length need not be
  * known before reading). */
 static int add_file(XXH3_state_t *st, char tag, const char *path, char *err, size_t err_size)
@@ -47,8 +55,7 @@ static int add_file(XXH3_state_t *st, char tag, const char *path, char *err, siz
         snprintf(err, err_size, "%s: cannot read it for the inputs fingerprint", path);
         return -1;
     }
-    add_text(st, 'p', path);
-    add_part(st, tag, &digest, sizeof digest);
+    add_digest(st, tag, path, digest);
     return 0;
 }
 
@@ -81,6 +88,8 @@ int inputs_fingerprint(const experiment *e, char hex[INPUTS_FINGERPRINT_SIZE], c
     int rc = 0;
     if (e->path != NULL)
         rc = add_file(st, 'e', e->path, err, err_size);
+    else if (e->text != NULL)
+        add_digest(st, 'e', "-", XXH3_128bits(e->text, e->text_len));
     add_cells(st, e);
     for (size_t i = 0; i < e->keyset_count && rc == 0; i++) {
         const char *file = keyset_file(e->keysets[i]);

@@ -94,7 +94,7 @@ static const char MEMORY_USAGE[] =
     "  --k K               hash functions of the filter, 1..64 (default 7)\n"
     "  --keys SPEC         key set (default urls; see bloomlab list)\n"
     "  --seed S            the key set's seed (default 1)\n"
-    "  -o FILE             write the CSV to FILE (atomically)\n";
+    "  -o FILE             write the CSV to FILE (atomically); -o - is stdout\n";
 
 /* ---- measuring ---------------------------------------------------------- */
 

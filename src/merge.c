@@ -22,7 +22,8 @@ static const char MERGE_USAGE[] =
     "Joins the CSV files of `bloomlab run --shard I/N` runs into one file in\n"
     "cell order, identical to an unsharded run's rows (ns_* columns aside).\n"
     "Refuses duplicated or missing cells, truncated files, and shards of\n"
-    "another experiment, inputs, seed, scale or results version.\n";
+    "another experiment, inputs, seed, scale or results version.  Without -o\n"
+    "(or with -o -) the merged CSV goes to stdout.\n";
 
 /* Shards of one run agree on every identity field, on the cell count and
  * on N, and no two are the same I. */

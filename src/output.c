@@ -55,8 +55,12 @@ char *output_resolve(const char *path)
     return current; /* a loop of links: open() will say so */
 }
 
+int output_is_stdout(const char *path) { return path == NULL || strcmp(path, "-") == 0; }
+
 int output_check(const char *path, char *why, size_t why_size)
 {
+    if (output_is_stdout(path))
+        return 0;
     if (path[0] == '\0') {
         snprintf(why, why_size, "the output file name is empty");
         return -1;
@@ -84,8 +88,8 @@ int output_check(const char *path, char *why, size_t why_size)
 int output_has_metadata(const char *path, const char *line)
 {
     struct stat st;
-    if (path == NULL || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return 0;
+    if (output_is_stdout(path) || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0; /* stdout holds no earlier result to compare: a run to it always runs */
     FILE *f = fopen(path, "r");
     if (f == NULL)
         return 0;
@@ -161,7 +165,7 @@ static int replace_file(const char *path, const char *data, size_t len, int *sav
 
 int output_write_atomic(const char *path, const char *data, size_t len, const char *cmd)
 {
-    if (path == NULL) {
+    if (output_is_stdout(path)) {
         if (fwrite(data, 1, len, stdout) == len && fflush(stdout) == 0)
             return 0;
         fprintf(stderr, "bloomlab %s: cannot write to standard output: %s\n", cmd, strerror(errno));

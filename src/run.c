@@ -16,6 +16,7 @@
 #include "numbers.h"
 #include "output.h"
 #include "sweep.h"
+#include "table.h"
 #include "theory.h"
 
 #define ERR_MAX 1024
@@ -109,7 +110,7 @@ static int run_experiment(const char *cmd, const experiment *e, const run_flags 
 {
     char command[2048];
     join_command(argc, argv, command, sizeof command);
-    sweep_options opt = {f->output, command, f->threads, f->shard_index, f->shard_count, f->quiet, !f->fresh,
+    sweep_options opt = {output_is_stdout(f->output) ? NULL : f->output, command, f->threads, f->shard_index, f->shard_count, f->quiet, !f->fresh,
                          f->inputs_only};
     (void)cmd;
     return sweep_run(e, &opt);
@@ -134,8 +135,39 @@ static void default_flags(run_flags *f)
     f->shard_index = f->shard_count = 1;
 }
 
+/* results/STEM.csv for an experiment file (its stem, not its name key:
+ * the Makefile's rules expect experiments/X.ini to make results/X.csv), or
+ * for one read from stdin, its name. */
+static void default_output(const char *path, char *out, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    snprintf(out, size, "results/%.*s.csv", (int)(dot ? dot - base : (long)strlen(base)), base);
+}
+
+/* An experiment read from stdin has no file name: its name key names it,
+ * else the stem of -o FILE; with neither it is refused (exit 2), since its
+ * rows and its default output both need a name.  0, or -1 after one line. */
+static int name_stdin_experiment(experiment *e, const char *output)
+{
+    if (e->name[0] != '\0')
+        return 0;
+    if (output_is_stdout(output)) {
+        cli_error("run", "stdin: the experiment has no name: give name = NAME in its [experiment] section, "
+                         "or -o FILE (its stem names it)");
+        return -1;
+    }
+    char err[ERR_MAX];
+    if (experiment_name_from_path(e, output, err, sizeof err) != 0) {
+        cli_error("run", "-o: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
 static const char RUN_USAGE[] =
-    "usage: bloomlab run EXPERIMENT.ini [-o FILE] [--threads T] [--scale quick|full]\n"
+    "usage: bloomlab run EXPERIMENT.ini|- [-o FILE|-] [--threads T] [--scale quick|full]\n"
     "                    [--shard I/N] [--quiet] [--fresh] [--inputs]\n"
     "\n"
     "Runs every cell of an experiment file and writes tidy CSV (default\n"
@@ -144,8 +176,11 @@ static const char RUN_USAGE[] =
     "An output whose '# inputs:' line matches this run's (the experiment's\n"
     "cells, seed, scale, shard and the code's results version) is current:\n"
     "it is left untouched (--fresh remakes it).\n"
+    "The file - is standard input: the experiment is named by its name key\n"
+    "(results/NAME.csv), else by the stem of -o FILE.\n"
     "\n"
-    "  -o FILE          where the CSV goes\n"
+    "  -o FILE          where the CSV goes; -o - is standard output (always run:\n"
+    "                   there is no file to compare; progress stays on stderr)\n"
     "  --threads T      OpenMP threads (default: all cores)\n"
     "  --scale S        quick (default) or full: picks KEY.quick / KEY.full values\n"
     "  --shard I/N      run only cells i with i mod N = I-1; bloomlab merge joins shards\n"
@@ -168,7 +203,7 @@ int cmd_run(int argc, char **argv)
             return 2;
         if (taken)
             continue;
-        if (argv[i][0] == '-') {
+        if (argv[i][0] == '-' && argv[i][1] != '\0') { /* "-" alone is stdin */
             cli_error("run", "unknown option '%s' (bloomlab run --help)", argv[i]);
             return 2;
         }
@@ -189,11 +224,12 @@ int cmd_run(int argc, char **argv)
         return 2;
     }
     char output[PATH_MAX_LEN];
+    if (name_stdin_experiment(&e, f.output) != 0) {
+        experiment_free(&e);
+        return 2;
+    }
     if (f.output == NULL) {
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        const char *dot = strrchr(base, '.');
-        snprintf(output, sizeof output, "results/%.*s.csv", (int)(dot ? dot - base : (long)strlen(base)), base);
+        default_output(strcmp(path, "-") == 0 ? e.name : path, output, sizeof output);
         f.output = output;
     }
     int rc = run_experiment("run", &e, &f, argc, argv);
@@ -221,7 +257,8 @@ static const char SWEEP_USAGE[] =
     "                      [grid flags]\n"
     "                      [-o FILE] [--threads T] [--shard I/N] [--quiet]\n"
     "\n"
-    "The keys of an experiment file as flags; CSV to stdout (or -o FILE).\n"
+    "The keys of an experiment file as flags; CSV to stdout (or -o FILE; -o -\n"
+    "is stdout too).\n"
     "Each value may be a list (a,b), a range (1..20, 8..24:2) or a geometric\n"
     "range (1e3..1e9*10); the grid is their product.\n"
     "\n"
@@ -252,7 +289,8 @@ static const char THEORY_USAGE[] =
     "k_status (optimal, capped at 64, or fixed), fpr_at_k_best, fpr_var (Var F of one\n"
     "built filter's rate).  --k defaults to each layout's best.  CSV by default;\n"
     "text aligns the columns, json writes an array of objects.  -o FILE writes\n"
-    "the file whole (a temporary file renamed), else stdout.\n";
+    "the file whole (a temporary file renamed), else (or -o -) stdout.\n"
+    "README.md \"Formats\" gives the JSON's shape.\n";
 
 /* Collect grid settings from argv; returns the count, -1 on a bad flag, -2 for --help. */
 static int grid_settings(const char *cmd, int argc, char **argv, setting *out, run_flags *f, int allow_run_flags)
@@ -318,26 +356,26 @@ int cmd_sweep(int argc, char **argv)
 
 /* ---- theory ---------------------------------------------------------------- */
 
-typedef enum { THEORY_CSV, THEORY_TEXT, THEORY_JSON } theory_format;
+#define THEORY_COLUMNS 16
+static const table_column THEORY_TABLE[THEORY_COLUMNS] = {
+    {"m", COLUMN_NUMBER},           {"n", COLUMN_NUMBER},
+    {"k", COLUMN_NUMBER},           {"bits_per_item", COLUMN_NUMBER},
+    {"fpr_classic", COLUMN_NUMBER}, {"fpr_finite", COLUMN_NUMBER},
+    {"fpr_exact", COLUMN_NUMBER},   {"fill_expected", COLUMN_NUMBER},
+    {"fill_sd_expected", COLUMN_NUMBER}, {"k_opt", COLUMN_NUMBER},
+    {"k_opt_int", COLUMN_NUMBER},   {"fpr_optimal", COLUMN_NUMBER},
+    {"filter", COLUMN_TEXT},        {"k_status", COLUMN_TEXT},
+    {"fpr_at_k_best", COLUMN_NUMBER}, {"fpr_var", COLUMN_NUMBER}};
 
-#define THEORY_COLUMNS 17
-static const char *const THEORY_HEADER[THEORY_COLUMNS] = {
-    "m", "n", "k", "bits_per_item", "fpr_classic", "fpr_finite", "fpr_exact", "fill_expected", "fill_sd_expected",
-    "k_opt", "k_opt_int", "fpr_optimal", "filter", "k_status", "fpr_at_k_best", "fpr_var", NULL};
-#define THEORY_TEXT_COLUMNS 12 /* filter and k_status: the only text; the rest are numbers */
+#define THEORY_FIELD 32
+#define THEORY_DIGITS 10
 
 /* One row's fields as text ("" for a value that does not exist). */
 typedef struct {
-    char field[THEORY_COLUMNS][32];
+    char field[THEORY_COLUMNS][THEORY_FIELD];
 } theory_row;
 
-static void field_real(char *out, double v)
-{
-    if (isfinite(v))
-        snprintf(out, 32, "%.10g", v);
-    else
-        out[0] = '\0';
-}
+static void field_real(char *out, double v) { table_real(out, THEORY_FIELD, v, THEORY_DIGITS); }
 
 static void theory_row_for(const cell *c, theory_row *row)
 {
@@ -346,9 +384,9 @@ static void theory_row_for(const cell *c, theory_row *row)
     k_status status;
     double at_best;
     unsigned best = model_k_best(c->layout, c->m, c->n, &status, &at_best);
-    snprintf(row->field[0], 32, "%llu", (unsigned long long)c->m);
-    snprintf(row->field[1], 32, "%llu", (unsigned long long)c->n);
-    snprintf(row->field[2], 32, "%u", c->k);
+    snprintf(row->field[0], THEORY_FIELD, "%llu", (unsigned long long)c->m);
+    snprintf(row->field[1], THEORY_FIELD, "%llu", (unsigned long long)c->n);
+    snprintf(row->field[2], THEORY_FIELD, "%u", c->k);
     field_real(row->field[3], bpi);
     field_real(row->field[4], theory_fpr_classic(c->m, c->n, c->k));
     field_real(row->field[5], theory_fpr_finite(c->m, c->n, c->k));
@@ -356,59 +394,18 @@ static void theory_row_for(const cell *c, theory_row *row)
     field_real(row->field[7], lm.fill_expected);
     field_real(row->field[8], lm.fill_sd_expected);
     field_real(row->field[9], c->n ? theory_k_opt(bpi) : NAN);
-    snprintf(row->field[10], 32, "%u", best);
+    snprintf(row->field[10], THEORY_FIELD, "%u", best);
     field_real(row->field[11], c->n ? theory_fpr_optimal(bpi) : NAN);
-    snprintf(row->field[12], 32, "%s", layout_name(c->layout));
-    snprintf(row->field[13], 32, "%s", k_status_name(status));
+    snprintf(row->field[12], THEORY_FIELD, "%s", layout_name(c->layout));
+    snprintf(row->field[13], THEORY_FIELD, "%s", k_status_name(status));
     field_real(row->field[14], at_best);
     field_real(row->field[15], lm.variance);
 }
 
-static int is_text_column(int column) { return column == THEORY_TEXT_COLUMNS || column == THEORY_TEXT_COLUMNS + 1; }
-
-static void write_theory(FILE *out, const theory_row *rows, size_t count, theory_format format)
-{
-    int width[THEORY_COLUMNS] = {0};
-    for (int col = 0; THEORY_HEADER[col]; col++) {
-        width[col] = (int)strlen(THEORY_HEADER[col]);
-        for (size_t i = 0; i < count; i++)
-            if ((int)strlen(rows[i].field[col]) > width[col])
-                width[col] = (int)strlen(rows[i].field[col]);
-    }
-    if (format == THEORY_JSON)
-        fputs("[", out);
-    for (int col = 0; format != THEORY_JSON && THEORY_HEADER[col]; col++) {
-        if (format == THEORY_CSV)
-            fprintf(out, "%s%s", col ? "," : "", THEORY_HEADER[col]);
-        else
-            fprintf(out, "%s%*s", col ? "  " : "", width[col], THEORY_HEADER[col]);
-    }
-    if (format != THEORY_JSON)
-        fputc('\n', out);
-    for (size_t i = 0; i < count; i++) {
-        if (format == THEORY_JSON)
-            fputs(i ? ",\n {" : "\n {", out);
-        for (int col = 0; THEORY_HEADER[col]; col++) {
-            const char *v = rows[i].field[col];
-            if (format == THEORY_CSV)
-                fprintf(out, "%s%s", col ? "," : "", v);
-            else if (format == THEORY_TEXT)
-                fprintf(out, "%s%*s", col ? "  " : "", width[col], v[0] ? v : "-");
-            else
-                fprintf(out, is_text_column(col) ? "%s\"%s\": \"%s\"" : "%s\"%s\": %s", col ? ", " : "",
-                        THEORY_HEADER[col], v[0] ? v : "null");
-        }
-        fputs(format == THEORY_JSON ? "}" : "\n", out);
-    }
-    if (format == THEORY_JSON)
-        fputs("\n]\n", out);
-}
-
 /* theory's own flags (-o, --format) out of argv; the rest stay for the
  * grid.  Returns the count left in kept, or -1 after reporting. */
-static int theory_flags(int argc, char **argv, char **kept, const char **output, theory_format *format)
+static int theory_flags(int argc, char **argv, char **kept, const char **output, table_format *format)
 {
-    static const char *const names[] = {"csv", "text", "json"};
     int count = 0;
     kept[count++] = argv[0];
     for (int i = 1; i < argc; i++) {
@@ -426,15 +423,8 @@ static int theory_flags(int argc, char **argv, char **kept, const char **output,
             *output = v;
             continue;
         }
-        int known = -1;
-        for (int f = 0; f < 3; f++)
-            if (!strcmp(v, names[f]))
-                known = f;
-        if (known < 0) {
-            cli_error("theory", "--format: unknown format '%s' (csv, text, json)", v);
+        if (table_format_flag("theory", v, format) != 0)
             return -1;
-        }
-        *format = (theory_format)known;
     }
     return count;
 }
@@ -456,7 +446,7 @@ int cmd_theory(int argc, char **argv)
     run_flags f;
     default_flags(&f);
     const char *output = NULL;
-    theory_format format = THEORY_CSV;
+    table_format format = FORMAT_CSV;
     char **kept = calloc((size_t)argc + 1, sizeof *kept);
     int kept_count = theory_flags(argc, argv, kept, &output, &format);
     setting *settings = calloc((size_t)argc + 2, sizeof *settings);
@@ -482,19 +472,34 @@ int cmd_theory(int argc, char **argv)
         return 2;
     }
     free(settings);
-    theory_row *rows = calloc(e.count, sizeof *rows);
-    size_t used = 0;
-    for (size_t i = 0; i < e.count; i++)
-        if (!theory_seen(&e, i))
-            theory_row_for(&e.cells[i], &rows[used++]);
+    table rows;
+    table_init(&rows, THEORY_TABLE, THEORY_COLUMNS);
+    int out_of_memory = 0;
+    for (size_t i = 0; i < e.count && !out_of_memory; i++)
+        if (!theory_seen(&e, i)) {
+            theory_row row;
+            const char *fields[THEORY_COLUMNS];
+            theory_row_for(&e.cells[i], &row);
+            for (int col = 0; col < THEORY_COLUMNS; col++)
+                fields[col] = row.field[col];
+            out_of_memory = table_add_row(&rows, fields) != 0;
+        }
     char *text = NULL;
     size_t len = 0;
     FILE *buffer = open_memstream(&text, &len);
-    write_theory(buffer, rows, used, format);
-    fclose(buffer);
+    if (buffer != NULL) {
+        table_write(buffer, &rows, format);
+        out_of_memory |= fclose(buffer) != 0;
+    }
+    table_free(&rows);
+    if (buffer == NULL || out_of_memory) {
+        cli_error("theory", "out of memory for the table");
+        free(text);
+        experiment_free(&e);
+        return 1;
+    }
     int rc = output_write_atomic(output, text, len, "theory") == 0 ? 0 : 1;
     free(text);
-    free(rows);
     experiment_free(&e);
     return rc;
 }

@@ -1,13 +1,32 @@
-/* schema.h -- the sweep CSV's columns (DESIGN.md, README.md "The CSV"),
- * shared by the writer (sweep.c) and the readers (shard.c, merge). */
+/* schema.h -- the CSV columns of the sweep (results/NAME.csv, written by
+ * sweep.c, read by shard.c and merge) and of the bench (bench.csv), each
+ * column with its unit and meaning (README.md "The CSV", `bloomlab list
+ * columns`).  schema.c defines each list once; the headers are made from
+ * it. */
 #ifndef BLOOMLAB_SCHEMA_H
 #define BLOOMLAB_SCHEMA_H
 
-/* The header line, without its newline. */
-extern const char SWEEP_HEADER[];
+#include "table.h"
 
-/* Its number of columns. */
+/* One column: what `bloomlab list columns` says of it. */
+typedef struct {
+    const char *name;
+    column_kind kind;    /* a number or text: JSON writes numbers as numbers */
+    const char *unit;    /* "" for names and words */
+    const char *meaning;
+    const char *filled;  /* which rows carry a value; the others leave it empty */
+} column_doc;
+
+/* The sweep's header line, without its newline, and its columns. */
+extern const char SWEEP_HEADER[];
 #define SWEEP_COLUMNS 50
+extern const column_doc SWEEP_COLUMN_DOCS[SWEEP_COLUMNS];
+
+/* The bench's header line and its columns (as docs and for table.h). */
+extern const char BENCH_HEADER[];
+#define BENCH_COLUMNS 37
+extern const column_doc BENCH_COLUMN_DOCS[BENCH_COLUMNS];
+extern const table_column BENCH_TABLE_COLUMNS[BENCH_COLUMNS];
 
 /* Columns counted from the end (0: the last, `cell`): the names at the
  * front of a row may be quoted and hold commas, the columns from m on are

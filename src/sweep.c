@@ -781,14 +781,14 @@ int sweep_run(const experiment *e, const sweep_options *opt)
     if (check_memory(e, opt) != 0)
         return 2;
     run_files files = {NULL, NULL, NULL, -1};
-    if (opt->output != NULL && output_check(opt->output, why, sizeof why) != 0) {
+    if (output_check(opt->output, why, sizeof why) != 0) {
         cli_error("run", "-o: %s", why);
         return 2;
     }
     /* -o /dev/null, a FIFO ...: written straight through, with no journal
      * or lock beside it (that would put files into /dev). */
     struct stat target;
-    int keeps_journal = opt->output != NULL && (stat(opt->output, &target) != 0 || S_ISREG(target.st_mode));
+    int keeps_journal = !output_is_stdout(opt->output) && (stat(opt->output, &target) != 0 || S_ISREG(target.st_mode));
     if (keeps_journal) {
         int rc = prepare_output(opt, &files);
         if (rc != 0) {

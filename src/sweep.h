@@ -27,7 +27,7 @@
 #include "schema.h" /* SWEEP_HEADER */
 
 typedef struct {
-    const char *output;   /* NULL: stdout (no journal, no lock) */
+    const char *output;   /* NULL or "-": stdout (no journal, no lock, always run) */
     const char *command;  /* for the metadata */
     int threads;
     unsigned shard_index; /* 1-based */

@@ -41,9 +41,12 @@ int text_has_control(const char *text)
     return 0;
 }
 
+/* RFC 4180: a field with a comma, a quote or a line break is quoted. */
+static int csv_needs_quotes(const char *text) { return strpbrk(text, ",\"\r\n") != NULL; }
+
 size_t csv_field(const char *text, char *out, size_t size)
 {
-    int quote = strpbrk(text, ",\"\r\n") != NULL;
+    int quote = csv_needs_quotes(text);
     size_t need = strlen(text) + 1;
     if (quote) {
         need += 2;
@@ -64,6 +67,20 @@ size_t csv_field(const char *text, char *out, size_t size)
         out[used++] = '"';
     out[used] = '\0';
     return used;
+}
+
+void csv_fputs_field(const char *text, FILE *f)
+{
+    int quote = csv_needs_quotes(text);
+    if (quote)
+        fputc('"', f);
+    for (const char *p = text; *p; p++) {
+        if (quote && *p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    if (quote)
+        fputc('"', f);
 }
 
 long csv_field_count(const char *line)

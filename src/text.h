@@ -26,6 +26,9 @@ int text_has_control(const char *text);
  * the length written, or the length needed when out is too small. */
 size_t csv_field(const char *text, char *out, size_t size);
 
+/* The same field written to f (no room to size first). */
+void csv_fputs_field(const char *text, FILE *f);
+
 /* The number of fields of one CSV line (no line break in it), or -1 when
  * its quoting is broken (a quote inside an unquoted field, an unclosed
  * quote, text after a closing quote). */

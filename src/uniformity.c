@@ -108,7 +108,7 @@ static const char USAGE[] =
     "reduce each of the k positions of every key into m buckets as a standard\n"
     "filter of m bits would, and test the n*k counts against uniform\n"
     "(dof = m - 1).  The keys are those of a sweep's first trial.  One CSV row\n"
-    "per combination (to stdout, or -o FILE):\n"
+    "per combination (to stdout, or -o FILE; -o - is stdout):\n"
     "  hash,scheme,keys,m,n,k,chi2,dof,p_value,flag,count_min,count_max,ns_per_key\n"
     "flag: nonuniform when p < 5.73e-7 = erfc(5/sqrt 2), the two-sided 5-sigma\n"
     "tail; too_uniform when p > 1 - 5.73e-7 (a counter, not a hash); else ok.\n"

@@ -164,12 +164,12 @@ Test(calc, formats)
     cr_assert(parse(ARGC(argv), argv, &in, err) == 0 && calc_solve(&in, &r, err, sizeof err) == 0, "%s", err);
     const char *want[] = {"1 in ", "filter,n,p_target,m,memory_bits,memory_bytes,k,k_status,bits_per_item,p,",
                           "{\"filter\": \"blocked512\", \"n\": 1000000, \"p_target\": 0.01, \"m\": "};
-    for (int f = CALC_TEXT; f <= CALC_JSON; f++) {
+    for (int f = FORMAT_TEXT; f <= FORMAT_JSON; f++) {
         FILE *out = open_memstream(&text, &size);
-        calc_write(out, &r, (calc_format)f);
+        calc_write(out, &r, (table_format)f);
         fclose(out);
         cr_expect(strstr(text, want[f]) != NULL, "format %d: %s", f, text);
-        cr_expect(strstr(text, "KiB") != NULL || strstr(text, "MiB") != NULL || f != CALC_TEXT, "%s", text);
+        cr_expect(strstr(text, "KiB") != NULL || strstr(text, "MiB") != NULL || f != FORMAT_TEXT, "%s", text);
         free(text);
     }
 }
