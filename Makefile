@@ -168,10 +168,10 @@ build/plugin_example.so: examples/plugin_hash.c include/bloomlab/plugin.h build/
 
 TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so $(LIBBL_FILES)
 
-# The batch, layout and CLI-run suites again with the vector loops off, so
+# The batch, layout, CLI-run, shard and library suites again with the vector loops off, so
 # that the portable loops are tested on every machine; which loops ran in
 # each pass is printed first (information, never a failure).
-PORTABLE_SUITES := @(batch|layouts|cli_run|shards)/*
+PORTABLE_SUITES := @(batch|layouts|cli_run|shards|library)/*
 
 # The suite runs three times: optimised, the portable pass, then the
 # sanitizer build (whose CLI tests run the sanitizer binary too).
