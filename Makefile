@@ -34,7 +34,7 @@ endif
 # `=`, not `:=`: pkg-config runs after deps.sh has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
-BL_CFLAGS  = -std=c11 $(WARN) $(WERROR) -fopenmp $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+BL_CFLAGS  = -std=c11 $(WARN) $(WERROR) -fopenmp -Iinclude $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 BL_LDLIBS  = $(PKG_LIBS) -lz -lm -ldl $(LDLIBS)
 GIT_REV   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -57,13 +57,27 @@ ASAN_OBJ  := $(SRC:src/%.c=build/asan/%.o)
 ASAN_LIB  := $(LIB_SRC:src/%.c=build/asan/%.o)
 ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 
+# libbloomlab (include/bloomlab/bloomlab.h): the filter layer and the model
+# that sizes it, the loops bloomlab measures, and nothing of the tool (no
+# OpenMP, CLI, inih, GLib or plugin loader).  Its objects are compiled
+# apart (build/pic/: position-independent, symbols hidden unless the API
+# marks them), so that the shared library exports the API alone.
+LIBBL_MODULES := library filters schemes hashes pcg cpu avx2 avx512 model theory
+LIBBL_PIC     := $(LIBBL_MODULES:%=build/pic/%.o)
+LIBBL_CFLAGS   = $(filter-out -fopenmp,$(BL_CFLAGS)) -fPIC -fvisibility=hidden
+# What a program linking libbloomlab.a needs besides (also the .pc's Libs.private).
+LIBBL_LDLIBS   = $(strip $(shell pkg-config --libs libxxhash libmurmurhash)) -lz -lm
+LIBBL_SONAME  := libbloomlab.so.0
+LIBBL_FILES   := lib/libbloomlab.a lib/$(LIBBL_SONAME) lib/libbloomlab.so
+OBJCOPY       ?= objcopy
+
 EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp,$(wildcard plots/*.gp)))
 
-.PHONY: all deps build test unit asan-test results plots report check-fresh full bench bench-peers clean fuzz FORCE \
+.PHONY: all deps build lib test unit asan-test results plots report check-fresh full bench bench-peers clean fuzz FORCE \
         install uninstall help test-slurm
 .DELETE_ON_ERROR:
 
@@ -72,7 +86,9 @@ all: build results plots report
 deps:
 	@CC='$(CC)' sh scripts/deps.sh
 
-build: bin/bloomlab
+build: bin/bloomlab lib
+
+lib: $(LIBBL_FILES)
 
 # The compile and link flags, rewritten only when they change.
 build/flags: FORCE | deps
@@ -109,6 +125,30 @@ build/asan/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) -D_GNU_SOURCE -Isrc -MMD -MP -c -o $@ $<
 
+build/pic/%.o: src/%.c build/flags | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(LIBBL_CFLAGS) $(ISA_FLAGS_$*) -MMD -MP -c -o $@ $<
+
+# The static library is one relocatable object whose hidden symbols are
+# then made local: a program linking it sees the API alone, as with the
+# shared one, and its own names (filter_init, ...) cannot clash with ours.
+build/pic/libbloomlab.o: $(LIBBL_PIC)
+	$(CC) -r -nostdlib -o $@.tmp $^
+	$(OBJCOPY) --localize-hidden $@.tmp $@
+	rm -f $@.tmp
+
+lib/libbloomlab.a: build/pic/libbloomlab.o
+	@mkdir -p lib
+	rm -f $@
+	$(AR) rcs $@ $<
+
+lib/$(LIBBL_SONAME): $(LIBBL_PIC)
+	@mkdir -p lib
+	$(CC) $(LIBBL_CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIBBL_SONAME) -Wl,--no-undefined -o $@ $^ $(LIBBL_LDLIBS) $(LDLIBS)
+
+lib/libbloomlab.so: lib/$(LIBBL_SONAME)
+	ln -sf $(LIBBL_SONAME) $@
+
 bin/tests: $(TEST_OBJ) $(LIB_OBJ) | deps
 	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS) -lcriterion
 
@@ -126,12 +166,12 @@ build/plugin_example.so: examples/plugin_hash.c include/bloomlab/plugin.h build/
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $<
 
-TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so
+TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so $(LIBBL_FILES)
 
-# The batch, layout and CLI-run suites again with the vector loops off, so
+# The batch, layout, CLI-run, shard and library suites again with the vector loops off, so
 # that the portable loops are tested on every machine; which loops ran in
 # each pass is printed first (information, never a failure).
-PORTABLE_SUITES := @(batch|layouts|cli_run|shards)/*
+PORTABLE_SUITES := @(batch|layouts|cli_run|shards|library)/*
 
 # The suite runs three times: optimised, the portable pass, then the
 # sanitizer build (whose CLI tests run the sanitizer binary too).
@@ -253,26 +293,37 @@ INSTALL     ?= install
 # Every file `make install` writes, and so every file `make uninstall` removes.
 INSTALLED := $(bindir)/bloomlab $(mandir)/man1/bloomlab.1 \
              $(datadir)/bash-completion/completions/bloomlab \
-             $(includedir)/bloomlab/plugin.h $(libdir)/pkgconfig/bloomlab.pc
+             $(includedir)/bloomlab/plugin.h $(includedir)/bloomlab/bloomlab.h \
+             $(libdir)/libbloomlab.a $(libdir)/$(LIBBL_SONAME) $(libdir)/libbloomlab.so \
+             $(libdir)/pkgconfig/bloomlab.pc
 
 # The manual is made from the binary's own --help texts (scripts/manpage.sh).
 build/bloomlab.1: bin/bloomlab scripts/manpage.sh
 	sh scripts/manpage.sh bin/bloomlab > $@.tmp && mv $@.tmp $@
 
+# A directory under the prefix is written ${prefix}/..., so that
+# `pkg-config --define-prefix` can move the whole tree.
+pc_dir = $(patsubst $(prefix)/%,$${prefix}/%,$(1))
+
 build/bloomlab.pc: Makefile src/version.h FORCE
 	@mkdir -p build
-	@printf '%s\n' 'prefix=$(prefix)' 'includedir=$(includedir)' '' 'Name: bloomlab' \
-	  'Description: bloomlab plugin ABI (a user hash: bloomlab/plugin.h)' \
+	@printf '%s\n' 'prefix=$(prefix)' 'includedir=$(call pc_dir,$(includedir))' 'libdir=$(call pc_dir,$(libdir))' '' \
+	  'Name: bloomlab' \
+	  'Description: bloomlab: libbloomlab, the Bloom filters bloomlab measures (bloomlab/bloomlab.h), and the hash-plugin ABI (bloomlab/plugin.h)' \
 	  "Version: $$(sed -n 's/^#define BLOOMLAB_VERSION "\(.*\)"/\1/p' src/version.h)" \
-	  'Cflags: -I$${includedir}' > $@
+	  'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lbloomlab' 'Libs.private: $(LIBBL_LDLIBS)' > $@
 
-install: bin/bloomlab build/bloomlab.1 build/bloomlab.pc
+install: bin/bloomlab build/bloomlab.1 build/bloomlab.pc $(LIBBL_FILES)
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(datadir)/bash-completion/completions \
 	  $(DESTDIR)$(includedir)/bloomlab $(DESTDIR)$(libdir)/pkgconfig
 	$(INSTALL) -m 755 bin/bloomlab $(DESTDIR)$(bindir)/bloomlab
 	$(INSTALL) -m 644 build/bloomlab.1 $(DESTDIR)$(mandir)/man1/bloomlab.1
 	$(INSTALL) -m 644 scripts/bloomlab-completion.bash $(DESTDIR)$(datadir)/bash-completion/completions/bloomlab
 	$(INSTALL) -m 644 include/bloomlab/plugin.h $(DESTDIR)$(includedir)/bloomlab/plugin.h
+	$(INSTALL) -m 644 include/bloomlab/bloomlab.h $(DESTDIR)$(includedir)/bloomlab/bloomlab.h
+	$(INSTALL) -m 644 lib/libbloomlab.a $(DESTDIR)$(libdir)/libbloomlab.a
+	$(INSTALL) -m 644 lib/$(LIBBL_SONAME) $(DESTDIR)$(libdir)/$(LIBBL_SONAME)
+	ln -sf $(LIBBL_SONAME) $(DESTDIR)$(libdir)/libbloomlab.so
 	$(INSTALL) -m 644 build/bloomlab.pc $(DESTDIR)$(libdir)/pkgconfig/bloomlab.pc
 
 uninstall:
@@ -284,19 +335,20 @@ help:
 	@echo "make test       build and pass every test (optimised, portable loops, sanitizers); -Werror"
 	@echo "make unit       the optimised test pass alone"
 	@echo "make test-slurm a real one-node Slurm (slurm-wlm, munge; root): the sharded job array merged = the unsharded run"
-	@echo "make build      bin/bloomlab only"
+	@echo "make build      bin/bloomlab and the library (make lib)"
+	@echo "make lib        lib/libbloomlab.a and lib/libbloomlab.so.0: the filters, to embed (bloomlab/bloomlab.h)"
 	@echo "make results | plots | report    one stage of the default run"
 	@echo "make full       larger trial counts and the billion-URL crawler, into results/full/"
 	@echo "make bench      speed against filter size (never part of the tests)"
 	@echo "make bench-peers   bloomlab against the peers kit (../shared/peers, when present), interleaved, pinned"
 	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
-	@echo "make install    bin, man page, bash completion, plugin header, pkg-config file (PREFIX=$(PREFIX), DESTDIR)"
+	@echo "make install    bin, man page, bash completion, libbloomlab and its header, plugin header, pkg-config file (PREFIX=$(PREFIX), DESTDIR)"
 	@echo "make uninstall  remove exactly what install wrote"
 	@echo "make clean      remove bin/ and build/"
 	@echo "Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, SCALE=quick|full, THREADS, PREFIX, DESTDIR"
 
 clean:
-	rm -rf bin build
+	rm -rf bin build lib
 
--include $(OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_TEST:.o=.d)
+-include $(OBJ:.o=.d) $(TEST_OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(ASAN_TEST:.o=.d) $(LIBBL_PIC:.o=.d)

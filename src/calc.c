@@ -12,8 +12,7 @@
 #include "model.h"
 #include "theory.h"
 
-#define CALC_MAX_COUNT 9.2e18 /* n and m stay below 2^63 */
-#define LN2_SQUARED 0.480453013918201424667102526326649717
+#define CALC_MAX_COUNT MODEL_COUNT_MAX
 
 static const char usage[] =
     "usage: bloomlab calc [--n ITEMS] [--p RATE] [--m BITS] [--k HASHES] [--filter LAYOUT]\n"
@@ -217,69 +216,13 @@ int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t e
 
 /* ---- the searches --------------------------------------------------------- */
 
-double calc_rate(layout_kind layout, uint64_t m, uint64_t n, unsigned k, unsigned *k_used, const char **status)
-{
-    double rate;
-    const char *st = "given";
-    if (k == 0) {
-        k_status best;
-        k = model_k_best(layout, m, n, &best, &rate);
-        st = k_status_name(best);
-    } else {
-        char why[200];
-        rate = layout_check(layout, SCHEME_DOUBLE, m, k, why, sizeof why) == 0 ? model_fpr_exact(layout, m, n, k) : 1;
-    }
-    if (k_used)
-        *k_used = k;
-    if (status)
-        *status = st;
-    return rate;
-}
-
-/* The smallest whole number of units (blocks, or bits) in (lo, hi] whose
- * rate meets p, given that hi meets it and lo does not (lo = 0: no bits). */
-static uint64_t bisect_units(layout_kind layout, uint64_t unit, uint64_t n, double p, unsigned k, uint64_t lo,
-                             uint64_t hi)
-{
-    while (hi - lo > 1) {
-        uint64_t mid = lo + (hi - lo) / 2;
-        if (calc_rate(layout, mid * unit, n, k, NULL, NULL) <= p)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
-}
-
-uint64_t calc_smallest_m(layout_kind layout, uint64_t n, double p, unsigned k, unsigned *k_used)
-{
-    uint64_t unit = layout_block_bits(layout);
-    double classic = (double)n * -log(p) / LN2_SQUARED;
-    uint64_t lo = 0, hi = (uint64_t)ceil(classic / (double)unit);
-    if (hi < 1)
-        hi = 1;
-    while (calc_rate(layout, hi * unit, n, k, NULL, NULL) > p) { /* double up to a size that meets p */
-        lo = hi;
-        if ((double)hi * 2 * (double)unit > CALC_MAX_COUNT)
-            return 0;
-        hi *= 2;
-    }
-    while (lo == 0 && hi > 1 && calc_rate(layout, hi / 2 * unit, n, k, NULL, NULL) <= p)
-        hi /= 2; /* the classic guess was generous: halve down to a bracket */
-    if (lo == 0)
-        lo = hi / 2;
-    uint64_t m = bisect_units(layout, unit, n, p, k, lo, hi) * unit;
-    calc_rate(layout, m, n, k, k_used, NULL);
-    return m;
-}
-
 /* The largest n whose rate in m bits meets p; 0 when not even one item. */
 static uint64_t largest_n(layout_kind layout, uint64_t m, double p, unsigned k)
 {
-    if (calc_rate(layout, m, 1, k, NULL, NULL) > p)
+    if (model_rate(layout, m, 1, k, NULL, NULL) > p)
         return 0;
     uint64_t lo = 1, hi = 2; /* lo meets p, hi does not once the doubling stops */
-    while (calc_rate(layout, m, hi, k, NULL, NULL) <= p) {
+    while (model_rate(layout, m, hi, k, NULL, NULL) <= p) {
         lo = hi;
         if ((double)hi * 2 > CALC_MAX_COUNT)
             return hi;
@@ -287,7 +230,7 @@ static uint64_t largest_n(layout_kind layout, uint64_t m, double p, unsigned k)
     }
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (calc_rate(layout, m, mid, k, NULL, NULL) <= p)
+        if (model_rate(layout, m, mid, k, NULL, NULL) <= p)
             lo = mid;
         else
             hi = mid;
@@ -314,7 +257,7 @@ int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, 
     out->p_target = in->p;
     if (in->have_n && in->have_p) {
         out->n = in->n;
-        out->m = calc_smallest_m(in->layout, in->n, in->p, k, NULL);
+        out->m = model_smallest_m(in->layout, in->n, in->p, k, NULL);
         if (out->m == 0) {
             set_error(err, err_size, "--n: %llu items at p %g need more than 2^63 bits",
                       (unsigned long long)in->n, in->p);
@@ -332,7 +275,7 @@ int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, 
         out->n = in->n;
         out->m = layout_fit_m(in->layout, in->m);
     }
-    out->p_exact = calc_rate(in->layout, out->m, out->n, k, &out->k, &out->k_status);
+    out->p_exact = model_rate(in->layout, out->m, out->n, k, &out->k, &out->k_status);
     out->memory_bits = in->layout == LAYOUT_COUNTING ? 4 * out->m : out->m;
     out->bytes = out->memory_bits / 8 + (out->memory_bits % 8 != 0);
     out->bits_per_item = (double)out->m / (double)out->n;

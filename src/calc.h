@@ -8,9 +8,9 @@
  *           blocks) whose rate at its best k (or the given k) is <= p;
  *   m, p -> the largest n whose rate is <= p;
  *   m, n -> the rate and the best k.
- * The rate at a fixed k falls as m grows and rises with n, and so does its
- * minimum over k, so both searches bisect: first doubling from the classic
- * sizing m = n (-ln p) / (ln 2)^2 until the target is met, then halving.
+ * The searches (model_smallest_m in model.h, and the largest n here)
+ * bisect: the rate at a fixed k falls as m grows and rises with n, and so
+ * does its minimum over k.
  * The best k is "optimal", "capped" (the rate still falls at k = 64),
  * "fixed" (split block: 8) or "given".  Sizes: MB = 1e6 bytes, MiB = 2^20.
  */
@@ -56,15 +56,6 @@ int calc_parse(int argc, char **argv, struct calc_input *in, char *err, size_t e
 /* Solve for the missing quantity.  0, or -1 with a message in err (fewer
  * or more than two of n, p, m; or a size out of range). */
 int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, size_t err_size);
-
-/* The smallest m (a whole number of the layout's blocks) at which n items
- * meet rate p, at the layout's best k (k = 0) or at k; 0 when none below
- * 2^63.  *k_used gets the k. */
-uint64_t calc_smallest_m(layout_kind layout, uint64_t n, double p, unsigned k, unsigned *k_used);
-
-/* The rate of m bits holding n items at k, or at the layout's best k when
- * k = 0 (its k in *k_used, its status in *status; either may be NULL). */
-double calc_rate(layout_kind layout, uint64_t m, uint64_t n, unsigned k, unsigned *k_used, const char **status);
 
 /* "1.20 MB" (binary = 0: kB, MB, GB... of 1000) or "1.14 MiB" (binary = 1:
  * KiB, MiB... of 1024); below one kilo-unit, "812 B". */

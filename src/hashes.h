@@ -12,7 +12,7 @@
  *
  * A user's hash: "plugin:PATH.so:SYMBOL" names a function
  *     uint64_t SYMBOL(const void *key, size_t len, uint64_t seed);
- * loaded with dlopen; it counts as a 64-bit hash.
+ * loaded with dlopen (hash_plugin.c); it counts as a 64-bit hash.
  */
 #ifndef BLOOMLAB_HASHES_H
 #define BLOOMLAB_HASHES_H
@@ -47,8 +47,12 @@ static inline hash128_t hasher_hash(const hasher *h, const void *key, size_t len
 size_t hash_registry_count(void);
 const hasher *hash_registry_at(size_t index);
 
+/* Fill *out for a registered (built-in) name; 0, or -1 for another name. */
+int hasher_builtin(const char *name, hasher *out);
+
 /* Fill *out for a registered name or a plugin spec.  Returns 0, or -1 with
- * a one-line reason in err (no trailing newline). */
+ * a one-line reason in err (no trailing newline).  This and
+ * hasher_plugin_file are hash_plugin.c's (dlopen). */
 int hasher_resolve(const char *name, hasher *out, char *err, size_t err_size);
 
 /* The library file of a plugin hash, as dlopen was given it, into out;

@@ -5,6 +5,8 @@
 
 #include "theory.h"
 
+#define LN2_SQUARED 0.480453013918201424667102526326649717
+
 layout_model model_for(layout_kind layout, uint64_t m, uint64_t n, unsigned k)
 {
     layout_model t = {NAN, NAN, NAN, NAN, NAN};
@@ -94,4 +96,62 @@ const char *k_status_name(k_status status)
 {
     static const char *const names[] = {"optimal", "capped", "fixed"};
     return names[status];
+}
+
+/* ---- sizing: the searches of model.h ------------------------------------ */
+
+double model_rate(layout_kind layout, uint64_t m, uint64_t n, unsigned k, unsigned *k_used, const char **status)
+{
+    double rate;
+    const char *st = "given";
+    if (k == 0) {
+        k_status best;
+        k = model_k_best(layout, m, n, &best, &rate);
+        st = k_status_name(best);
+    } else {
+        char why[200];
+        rate = layout_check(layout, SCHEME_DOUBLE, m, k, why, sizeof why) == 0 ? model_fpr_exact(layout, m, n, k) : 1;
+    }
+    if (k_used)
+        *k_used = k;
+    if (status)
+        *status = st;
+    return rate;
+}
+
+/* The smallest whole number of units (blocks, or bits) in (lo, hi] whose
+ * rate meets p, given that hi meets it and lo does not (lo = 0: no bits). */
+static uint64_t bisect_units(layout_kind layout, uint64_t unit, uint64_t n, double p, unsigned k, uint64_t lo,
+                             uint64_t hi)
+{
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (model_rate(layout, mid * unit, n, k, NULL, NULL) <= p)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+uint64_t model_smallest_m(layout_kind layout, uint64_t n, double p, unsigned k, unsigned *k_used)
+{
+    uint64_t unit = layout_block_bits(layout);
+    double classic = (double)n * -log(p) / LN2_SQUARED;
+    uint64_t lo = 0, hi = (uint64_t)ceil(classic / (double)unit);
+    if (hi < 1)
+        hi = 1;
+    while (model_rate(layout, hi * unit, n, k, NULL, NULL) > p) { /* double up to a size that meets p */
+        lo = hi;
+        if ((double)hi * 2 * (double)unit > MODEL_COUNT_MAX)
+            return 0;
+        hi *= 2;
+    }
+    while (lo == 0 && hi > 1 && model_rate(layout, hi / 2 * unit, n, k, NULL, NULL) <= p)
+        hi /= 2; /* the classic guess was generous: halve down to a bracket */
+    if (lo == 0)
+        lo = hi / 2;
+    uint64_t m = bisect_units(layout, unit, n, p, k, lo, hi) * unit;
+    model_rate(layout, m, n, k, k_used, NULL);
+    return m;
 }

@@ -9,6 +9,12 @@
  * split block filter has k = 8 by construction.  "Capped" means the rate
  * still fell from k = 63 to 64: the best k the search may give is not the
  * formula's best (very many bits per item).
+ *
+ * Sizing.  The smallest m for n items at rate p, as `bloomlab calc` and the
+ * library (bloomlab.h) size a filter.  The rate at a fixed k falls as m
+ * grows and rises with n, and so does its minimum over k, so the search
+ * bisects: first doubling from the classic sizing m = n (-ln p) / (ln 2)^2
+ * until the target is met, then halving.
  */
 #ifndef BLOOMLAB_MODEL_H
 #define BLOOMLAB_MODEL_H
@@ -35,5 +41,19 @@ typedef enum { K_OPTIMAL, K_CAPPED, K_FIXED } k_status;
  * block).  *fpr (may be NULL) gets the rate there.  1 when n = 0. */
 unsigned model_k_best(layout_kind layout, uint64_t m, uint64_t n, k_status *status, double *fpr);
 const char *k_status_name(k_status status); /* "optimal", "capped", "fixed" */
+
+/* The searches keep n and m below 2^63 (with room to double). */
+#define MODEL_COUNT_MAX 9.2e18
+
+/* The rate of m bits holding n items at k, or at the layout's best k when
+ * k = 0 (its k in *k_used, its status in *status: "optimal", "capped",
+ * "fixed", or "given" for a k given; either may be NULL).  A k the layout
+ * cannot take (split block's k != 8, partitioned's k > m) has rate 1. */
+double model_rate(layout_kind layout, uint64_t m, uint64_t n, unsigned k, unsigned *k_used, const char **status);
+
+/* The smallest m (a whole number of the layout's blocks) at which n items
+ * meet rate p, at the layout's best k (k = 0) or at k; 0 when none below
+ * 2^63.  *k_used (may be NULL) gets the k. */
+uint64_t model_smallest_m(layout_kind layout, uint64_t n, double p, unsigned k, unsigned *k_used);
 
 #endif

@@ -77,7 +77,7 @@ Test(calc, smallest_m_meets_p_and_one_block_less_does_not, .timeout = 300)
             for (size_t j = 0; j < 4; j++) {
                 uint64_t n = (uint64_t)ns[i];
                 unsigned k;
-                uint64_t m = calc_smallest_m((layout_kind)layout, n, ps[j], 0, &k);
+                uint64_t m = model_smallest_m((layout_kind)layout, n, ps[j], 0, &k);
                 uint64_t step = layout_block_bits((layout_kind)layout);
                 cr_assert(m > step && m % step == 0, "%s n %g p %g: m = %llu", layout_name((layout_kind)layout),
                           ns[i], ps[j], (unsigned long long)m);

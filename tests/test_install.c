@@ -1,7 +1,8 @@
 /* test_install.c -- `make install` and `make uninstall`, GNU style, into a
  * temporary DESTDIR: exactly the listed files, a manual in step with every
- * command's --help, the plugin header usable through pkg-config, and
- * nothing left after uninstall. */
+ * command's --help, the plugin header and the library usable through
+ * pkg-config (examples/embed.c built against the installed library, shared
+ * and static, and run), and nothing left after uninstall. */
 #include <criterion/criterion.h>
 
 #include "helpers.h"
@@ -20,16 +21,69 @@ static int make_in(const char *target, const char *destdir)
     return system(cmd);
 }
 
-/* The regular files under dir, sorted, one per line, relative to dir. */
+/* The files and symbolic links under dir, sorted, one per line, relative
+ * to dir. */
 static char *files_under(const char *dir)
 {
     char cmd[800], out[700];
     snprintf(out, sizeof out, "%s.list", dir);
-    snprintf(cmd, sizeof cmd, "cd %s && find . -type f | sort > %s", dir, out);
+    snprintf(cmd, sizeof cmd, "cd %s && find . ! -type d | LC_ALL=C sort > %s", dir, out);
     cr_assert_eq(system(cmd), 0);
     char *text = slurp(out);
     unlink(out);
     return text;
+}
+
+/* Run cmd through the shell; its status, and its standard output in *out. */
+static int run_capturing(const char *cmd, char **out)
+{
+    char out_path[] = "/tmp/bloomlab-test-embed-XXXXXX";
+    close(mkstemp(out_path));
+    size_t len = strlen(cmd) + sizeof out_path + 8;
+    char *full = malloc(len);
+    cr_assert_not_null(full);
+    snprintf(full, len, "%s > %s", cmd, out_path);
+    int status = system(full);
+    free(full);
+    *out = slurp(out_path);
+    unlink(out_path);
+    return status;
+}
+
+/* examples/embed.c built as a user would, with nothing but the installed
+ * tree and pkg-config: shared (run with the installed directory on the
+ * library path) and static (--static: libbloomlab.a and Libs.private). */
+static void check_installed_library(const char *dir)
+{
+    char link[800], target[64] = "";
+    snprintf(link, sizeof link, "%s/usr/lib/libbloomlab.so", dir);
+    cr_expect_gt(readlink(link, target, sizeof target - 1), 0, "libbloomlab.so is not a symbolic link");
+    cr_expect_str_eq(target, "libbloomlab.so.0");
+    static const struct {
+        const char *name, *pkg_flags, *cc_flags;
+        int shared;
+    } BUILDS[] = {{"shared", "", "", 1}, {"static", "--static", "-static", 0}};
+    for (size_t b = 0; b < 2; b++) {
+        char pkg[1000], cmd[3000], *out;
+        snprintf(pkg, sizeof pkg, "PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig pkg-config %s", dir,
+                 dir, BUILDS[b].pkg_flags);
+        snprintf(cmd, sizeof cmd,
+                 "cc -std=c11 -O2 -Wall -Wextra -Wpedantic -Werror %s $(%s --cflags bloomlab) -o %s/embed "
+                 "examples/embed.c $(%s --libs bloomlab) 2>&1",
+                 BUILDS[b].cc_flags, pkg, dir, pkg);
+        cr_assert_eq(run_capturing(cmd, &out), 0, "%s build: %s\n%s", BUILDS[b].name, cmd, out);
+        free(out);
+        snprintf(cmd, sizeof cmd, "%s%s%s %s/embed", BUILDS[b].shared ? "LD_LIBRARY_PATH=" : "",
+                 BUILDS[b].shared ? dir : "", BUILDS[b].shared ? "/usr/lib" : "", dir);
+        cr_assert_eq(run_capturing(cmd, &out), 0, "%s: %s failed: %s", BUILDS[b].name, cmd, out);
+        cr_expect_eq(count_lines(out), 1, "%s: %s", BUILDS[b].name, out);
+        cr_expect(strncmp(out, "embed: standard n=100000 p=0.01: m=959298 bits", 46) == 0 &&
+                      strstr(out, "0 false negatives") && strstr(out, "identical answers"),
+                  "%s: %s", BUILDS[b].name, out);
+        free(out);
+        snprintf(cmd, sizeof cmd, "%s/embed", dir);
+        unlink(cmd);
+    }
 }
 
 Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 300)
@@ -39,7 +93,11 @@ Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 
     char *files = files_under(dir);
     cr_assert_str_eq(files,
                      "./usr/bin/bloomlab\n"
+                     "./usr/include/bloomlab/bloomlab.h\n"
                      "./usr/include/bloomlab/plugin.h\n"
+                     "./usr/lib/libbloomlab.a\n"
+                     "./usr/lib/libbloomlab.so\n"
+                     "./usr/lib/libbloomlab.so.0\n"
                      "./usr/lib/pkgconfig/bloomlab.pc\n"
                      "./usr/share/bash-completion/completions/bloomlab\n"
                      "./usr/share/man/man1/bloomlab.1\n");
@@ -61,6 +119,7 @@ Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 
     cli_free(&r);
     snprintf(cmd, sizeof cmd, "%s/example.so", dir);
     unlink(cmd);
+    check_installed_library(dir);
 
     cr_assert_eq(make_in("uninstall", dir), 0, "make uninstall failed");
     files = files_under(dir);

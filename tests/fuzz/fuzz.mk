@@ -20,7 +20,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build/fuzz
 PKGS         := libxxhash libmurmurhash inih glib-2.0
 FUZZ_CFLAGS   = -std=c11 -g -O1 -fopenmp -fsanitize=fuzzer,address,undefined \
-                -fno-sanitize-recover=undefined -Isrc -Itests/fuzz \
+                -fno-sanitize-recover=undefined -Isrc -Iinclude -Itests/fuzz \
                 -DBLOOMLAB_GIT='"fuzz"' $(shell pkg-config --cflags $(PKGS))
 FUZZ_LIBS     = $(shell pkg-config --libs $(PKGS)) -lz -lm -ldl
 
