@@ -23,7 +23,8 @@ static const char MERGE_USAGE[] =
     "cell order, identical to an unsharded run's rows (ns_* columns aside).\n"
     "Refuses duplicated or missing cells, truncated files, and shards of\n"
     "another experiment, inputs, seed, scale or results version.  Without -o\n"
-    "(or with -o -) the merged CSV goes to stdout.\n";
+    "(or with -o -) the merged CSV goes to stdout.  A SHARD.csv of - is read\n"
+    "from stdin (one at most).\n";
 
 /* Shards of one run agree on every identity field, on the cell count and
  * on N, and no two are the same I. */
@@ -117,7 +118,7 @@ static int merge_files(const char *output, char **paths, size_t count)
 int cmd_merge(int argc, char **argv)
 {
     const char *output = NULL;
-    int first_file = 0;
+    int first_file = 0, stdin_shards = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(MERGE_USAGE, stdout);
@@ -128,7 +129,11 @@ int cmd_merge(int argc, char **argv)
                 return 2;
             continue;
         }
-        if (argv[i][0] == '-') {
+        if (strcmp(argv[i], "-") == 0 && stdin_shards++ > 0) {
+            cli_error("merge", "- (stdin) given twice: stdin holds one shard");
+            return 2;
+        }
+        if (argv[i][0] == '-' && argv[i][1] != '\0') {
             cli_error("merge", "unknown option '%s' (bloomlab merge --help)", argv[i]);
             return 2;
         }
@@ -153,7 +158,7 @@ int cmd_merge(int argc, char **argv)
             i++;
             continue;
         }
-        if (argv[i][0] != '-')
+        if (argv[i][0] != '-' || argv[i][1] == '\0')
             paths[count++] = argv[i];
     }
     int rc = paths ? merge_files(output, paths, count) : 1;

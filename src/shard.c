@@ -187,7 +187,10 @@ int shard_read(const char *path, shard *out, char *err, size_t err_size)
     memset(out, 0, sizeof *out);
     out->path = path;
     reader r = {out, err, err_size, 0, 0, 0, 0, NULL};
-    FILE *f = fopen(path, "r");
+    const int from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin)
+        out->path = "stdin";
+    FILE *f = from_stdin ? stdin : fopen(path, "r");
     if (f == NULL) {
         int saved = errno;
         return fail(&r, 0, "cannot open: %s", strerror(saved));
@@ -216,7 +219,8 @@ int shard_read(const char *path, shard *out, char *err, size_t err_size)
                   shard_cell_count(out->cells, out->index, out->count), out->index, out->count);
     free(line);
     free(r.seen);
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     return rc;
 }
 

@@ -201,6 +201,27 @@ Test(conventions, merge_writes_stdout_with_dash_o_dash)
     remove_tree(dir);
 }
 
+/* A shard read from stdin (-), once: the same merge as from its file. */
+Test(conventions, merge_reads_a_shard_from_stdin)
+{
+    char *dir = temp_dir(), args[1600];
+    snprintf(args, sizeof args,
+             "sweep --n 100 --m 1000,2000 --k 3 --trials 1 --queries 200 --quiet --shard 1/2 -o %s/s1.csv && %s sweep "
+             "--n 100 --m 1000,2000 --k 3 --trials 1 --queries 200 --quiet --shard 2/2 -o %s/s2.csv && %s merge "
+             "%s/s1.csv %s/s2.csv > %s/files.csv && %s merge %s/s1.csv - < %s/s2.csv > %s/stdin.csv && "
+             "cmp %s/files.csv %s/stdin.csv",
+             dir, bloomlab_path(), dir, bloomlab_path(), dir, dir, dir, bloomlab_path(), dir, dir, dir, dir, dir);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    snprintf(args, sizeof args, "merge - - < %s/s1.csv", dir);
+    r = run_cli(args);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, "stdin holds one shard") != NULL, "%s", r.err);
+    cli_free(&r);
+    remove_tree(dir);
+}
+
 /* ---- --format ---------------------------------------------------------------- */
 
 static const table_column TRICKY[] = {{"name", COLUMN_TEXT}, {"value", COLUMN_NUMBER}};
