@@ -75,16 +75,18 @@ deps:
 build: bin/bloomlab
 
 # The compile and link flags, rewritten only when they change.
+# Like the stamps below, a question rather than an action: `+` runs it
+# under `make -n` too, so that -n does not show every object rebuilt.
 build/flags: FORCE | deps
-	@mkdir -p build
-	@printf '%s\n' "$(CC) $(BL_CFLAGS) | $(LDFLAGS) $(BL_LDLIBS) | $(ISA_FLAGS_avx512) | $(ISA_FLAGS_avx2)" > $@.new
-	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+	+@mkdir -p build
+	+@printf '%s\n' "$(CC) $(BL_CFLAGS) | $(LDFLAGS) $(BL_LDLIBS) | $(ISA_FLAGS_avx512) | $(ISA_FLAGS_avx2)" > $@.new
+	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # The git revision, rewritten only when it changes (version.c alone uses it).
 build/git_rev: FORCE
-	@mkdir -p build
-	@printf '%s\n' '$(GIT_REV)' > $@.new
-	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+	+@mkdir -p build
+	+@printf '%s\n' '$(GIT_REV)' > $@.new
+	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 build/obj/version.o build/asan/version.o: build/git_rev
 build/obj/version.o build/asan/version.o: GIT_DEFINE = -DBLOOMLAB_GIT='"$(GIT_REV)"'
@@ -149,14 +151,28 @@ test: deps $(TEST_INPUTS) build/asan/bloomlab build/asan/bloomlab-tests
 unit: deps $(TEST_INPUTS)
 	./bin/tests -j2
 
-# A result reruns only when its inputs' fingerprint differs from the one it
-# records (`bloomlab run` decides and says so); the touch tells make it is
-# current either way.
-results/seed64.csv: bin/bloomlab
+# A result reruns only when what decides its bytes changed, never because
+# bin/bloomlab is newer: its prerequisite is a stamp, build/stale/RESULT,
+# that scripts/stale.sh dates like the result when the result records the
+# '# inputs:' line this code computes (bloomlab run|memory --inputs), and
+# dates now when it does not.  The stamp's recipe is a question, not an
+# action, so it runs under `make -n` too (`+`): `touch bin/bloomlab && make
+# -n plots` lists no experiment whose fingerprint is unchanged.  bin/bloomlab
+# is built first (the stamp asks it) but is order-only for the result.
+# (`bloomlab run` itself also leaves a current output untouched; the touch
+# after it tells make the result is current either way.)
+STALE := build/stale
+EXP_RESULTS := $(DEFAULT_EXP:%=results/%.csv)
+
+$(STALE)/results/seed64.csv: bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/seed64.csv ./bin/bloomlab demo --table
+results/seed64.csv: $(STALE)/results/seed64.csv | bin/bloomlab
 	./bin/bloomlab demo --table > $@.tmp && if cmp -s $@.tmp $@; then rm $@.tmp; touch $@; else mv $@.tmp $@; fi
 
 # The lecture's memory figure: RSS of a GHashTable of URLs against the filter.
-results/memory.csv: bin/bloomlab
+$(STALE)/results/memory.csv: bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/memory.csv ./bin/bloomlab memory --inputs
+results/memory.csv: $(STALE)/results/memory.csv | bin/bloomlab
 	./bin/bloomlab memory -o $@ && touch $@
 
 # The course page's run is drawn against its distribution over word sets.
@@ -167,8 +183,10 @@ plots/parquet_sizing.png: $(PLOT_EXTRA_parquet_sizing)
 # What figure NAME is drawn from.
 plot_inputs = plots/$(1).gp results/$(1).csv $(PLOT_EXTRA_$(1))
 
-results/%.csv: experiments/%.ini bin/bloomlab
-	./bin/bloomlab run $< -o $@ --scale $(SCALE) --threads $(THREADS) && touch $@
+$(STALE)/results/%.csv: experiments/%.ini bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/$*.csv ./bin/bloomlab run $< --scale $(SCALE) --inputs
+$(EXP_RESULTS): results/%.csv: $(STALE)/results/%.csv | bin/bloomlab
+	./bin/bloomlab run experiments/$*.ini -o $@ --scale $(SCALE) --threads $(THREADS) && touch $@
 
 results: $(RESULTS)
 
@@ -208,9 +226,11 @@ check-fresh:
 # results/full/; the report then includes those rows too.
 FULL_RESULTS := $(DEFAULT_EXP:%=results/full/%.csv)
 
-results/full/%.csv: experiments/%.ini bin/bloomlab
+$(STALE)/results/full/%.csv: experiments/%.ini bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/full/$*.csv ./bin/bloomlab run $< --scale full --inputs
+$(FULL_RESULTS): results/full/%.csv: $(STALE)/results/full/%.csv | bin/bloomlab
 	@mkdir -p results/full
-	./bin/bloomlab run $< -o $@ --scale full --threads $(THREADS) && touch $@
+	./bin/bloomlab run experiments/$*.ini -o $@ --scale full --threads $(THREADS) && touch $@
 
 full: $(FULL_RESULTS)
 	$(MAKE) all
