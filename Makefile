@@ -89,7 +89,18 @@ build/git_rev: FORCE
 	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 build/obj/version.o build/asan/version.o: build/git_rev
-build/obj/version.o build/asan/version.o: GIT_DEFINE = -DBLOOMLAB_GIT='"$(GIT_REV)"'
+build/obj/version.o build/asan/version.o: FILE_DEFINES = -DBLOOMLAB_GIT='"$(GIT_REV)"'
+
+# Where `make install` puts the report's scripts, rewritten only when it
+# changes (report.c alone uses it: it looks there when the binary is not in
+# the source tree).
+build/datadir: FORCE
+	+@mkdir -p build
+	+@printf '%s\n' '$(datadir)/bloomlab' > $@.new
+	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+build/obj/report.o build/asan/report.o: build/datadir
+build/obj/report.o build/asan/report.o: FILE_DEFINES = -DBLOOMLAB_DATADIR='"$(datadir)/bloomlab"'
 
 bin/bloomlab: $(OBJ) | deps
 	@mkdir -p bin
@@ -97,7 +108,7 @@ bin/bloomlab: $(OBJ) | deps
 
 build/obj/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$*) $(GIT_DEFINE) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$*) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
 
 build/obj/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
@@ -105,7 +116,7 @@ build/obj/tests/%.o: tests/%.c build/flags | deps
 
 build/asan/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$*) $(GIT_DEFINE) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$*) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
 
 build/asan/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
@@ -264,10 +275,14 @@ includedir  ?= $(prefix)/include
 libdir      ?= $(exec_prefix)/lib
 INSTALL     ?= install
 
+# What `bloomlab report` runs (src/report.c finds it in $(datadir)/bloomlab).
+REPORT_DATA := scripts/experiment_page.py scripts/report.py scripts/report_hashes.py plots/generic.gp
+
 # Every file `make install` writes, and so every file `make uninstall` removes.
 INSTALLED := $(bindir)/bloomlab $(mandir)/man1/bloomlab.1 \
              $(datadir)/bash-completion/completions/bloomlab \
-             $(includedir)/bloomlab/plugin.h $(libdir)/pkgconfig/bloomlab.pc
+             $(includedir)/bloomlab/plugin.h $(libdir)/pkgconfig/bloomlab.pc \
+             $(addprefix $(datadir)/bloomlab/,$(notdir $(REPORT_DATA)))
 
 # The manual is made from the binary's own --help texts (scripts/manpage.sh).
 build/bloomlab.1: bin/bloomlab scripts/manpage.sh
@@ -288,10 +303,12 @@ install: bin/bloomlab build/bloomlab.1 build/bloomlab.pc
 	$(INSTALL) -m 644 scripts/bloomlab-completion.bash $(DESTDIR)$(datadir)/bash-completion/completions/bloomlab
 	$(INSTALL) -m 644 include/bloomlab/plugin.h $(DESTDIR)$(includedir)/bloomlab/plugin.h
 	$(INSTALL) -m 644 build/bloomlab.pc $(DESTDIR)$(libdir)/pkgconfig/bloomlab.pc
+	$(INSTALL) -d $(DESTDIR)$(datadir)/bloomlab
+	$(INSTALL) -m 644 $(REPORT_DATA) $(DESTDIR)$(datadir)/bloomlab/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(includedir)/bloomlab 2>/dev/null
+	-rmdir $(DESTDIR)$(includedir)/bloomlab $(DESTDIR)$(datadir)/bloomlab 2>/dev/null
 
 help:
 	@echo "make            install what is missing, build, run the default experiments, draw the plots, write results/REPORT.md"
@@ -304,7 +321,7 @@ help:
 	@echo "make bench-peers   bloomlab against the peers kit (../shared/peers, when present), interleaved, pinned"
 	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
-	@echo "make install    bin, man page, bash completion, plugin header, pkg-config file (PREFIX=$(PREFIX), DESTDIR)"
+	@echo "make install    bin, man page, bash completion, plugin header, pkg-config file, the report's scripts (PREFIX=$(PREFIX), DESTDIR)"
 	@echo "make uninstall  remove exactly what install wrote"
 	@echo "make clean      remove bin/ and build/"
 	@echo "Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, SCALE=quick|full, THREADS, PREFIX, DESTDIR"
