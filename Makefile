@@ -63,11 +63,11 @@ DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp,$(wildcard plots/*.gp)))
 
-.PHONY: all deps build test unit asan-test results plots report check-fresh full bench bench-peers clean fuzz FORCE \
+.PHONY: all deps build test unit asan-test results plots report pages report-check check-fresh full bench bench-peers clean fuzz FORCE \
         install uninstall help
 .DELETE_ON_ERROR:
 
-all: build results plots report
+all: build results plots report pages
 
 deps:
 	@CC='$(CC)' sh scripts/deps.sh
@@ -223,6 +223,36 @@ results/REPORT.md: $(REPORT_SOURCES) $(PLOTS) FORCE
 
 report: $(if $(wildcard scripts/report.py),results/REPORT.md)
 
+# One page per experiment (`bloomlab report`: results/NAME.md and a
+# self-contained results/NAME.html) and results/index.html linking them.
+# Made from the CSVs as they are -- a page never reruns an experiment, so
+# the CSVs are not its prerequisites but part of its digest (fresh.sh,
+# build/pages/NAME.inputs) -- and not committed (.gitignore): they are
+# remade byte for byte from the committed CSVs.
+PAGE_SOURCES = $(REPORT_DATA)
+PAGES := $(patsubst %.csv,%.html,$(filter $(EXP_RESULTS),$(wildcard results/*.csv)))
+
+results/%.html: FORCE | bin/bloomlab
+	@mkdir -p build/pages
+	@if [ -f $@ ] && [ -f results/$*.md ] && \
+	    sh scripts/fresh.sh check build/pages/$*.inputs results/$*.csv $(PAGE_SOURCES); then :; else \
+	  echo "bloomlab report results/$*.csv"; ./bin/bloomlab report results/$*.csv > /dev/null && \
+	  sh scripts/fresh.sh record build/pages/$*.inputs results/$*.csv $(PAGE_SOURCES); fi
+
+results/index.html: $(PAGES) scripts/experiment_page.py | bin/bloomlab
+	./bin/bloomlab report --index results > /dev/null
+
+pages: results/index.html
+
+# The pages in a real browser: headless chromium (installed by
+# scripts/deps-browser.sh when missing) loads each one; every figure must
+# render with a non-zero size and no console message may appear.
+# Screenshots: build/report-check/NAME.png.  Not part of make test (a
+# browser is a large install; about a minute to run).
+report-check: pages
+	@sh scripts/deps-browser.sh
+	$(PYTHON) scripts/report_check.py results build/report-check
+
 # The committed figures and report were drawn from the committed results
 # (tests/test_fresh.c checks the results themselves); part of make test.
 check-fresh:
@@ -321,6 +351,8 @@ help:
 	@echo "make bench-peers   bloomlab against the peers kit (../shared/peers, when present), interleaved, pinned"
 	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
+	@echo "make pages      results/NAME.md and .html per experiment (bloomlab report), results/index.html"
+	@echo "make report-check  the pages in headless chromium (installed when missing): figures render, no console error"
 	@echo "make install    bin, man page, bash completion, plugin header, pkg-config file, the report's scripts (PREFIX=$(PREFIX), DESTDIR)"
 	@echo "make uninstall  remove exactly what install wrote"
 	@echo "make clean      remove bin/ and build/"
