@@ -58,10 +58,11 @@ ASAN_LIB  := $(LIB_SRC:src/%.c=build/asan/%.o)
 ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 
 EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
-# bench is `make bench`, not part of the default run
+# bench is `make bench`, not part of the default run; generic.gp draws the
+# pages' figures (bloomlab report), not a figure of its own
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
-PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp,$(wildcard plots/*.gp)))
+PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp,$(wildcard plots/*.gp)))
 
 .PHONY: all deps build test unit asan-test results plots report pages report-check check-fresh full bench bench-peers clean fuzz FORCE \
         install uninstall help
