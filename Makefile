@@ -72,16 +72,17 @@ LIBBL_FILES   := lib/libbloomlab.a lib/$(LIBBL_SONAME) lib/libbloomlab.so
 OBJCOPY       ?= objcopy
 
 EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
-# bench is `make bench`, not part of the default run
+# bench is `make bench`, not part of the default run; generic.gp draws the
+# pages' figures (bloomlab report), not a figure of its own
 DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
-PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp,$(wildcard plots/*.gp)))
+PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp,$(wildcard plots/*.gp)))
 
-.PHONY: all deps build lib test unit asan-test results plots report check-fresh full bench bench-peers clean fuzz FORCE \
-        install uninstall help test-slurm
+.PHONY: all deps build lib test unit asan-test results plots report pages report-check check-fresh full bench \
+        bench-peers clean fuzz FORCE install uninstall help test-slurm
 .DELETE_ON_ERROR:
 
-all: build results plots report
+all: build results plots report pages
 
 deps:
 	@CC='$(CC)' sh scripts/deps.sh
@@ -91,19 +92,32 @@ build: bin/bloomlab lib
 lib: $(LIBBL_FILES)
 
 # The compile and link flags, rewritten only when they change.
+# Like the stamps below, a question rather than an action: `+` runs it
+# under `make -n` too, so that -n does not show every object rebuilt.
 build/flags: FORCE | deps
-	@mkdir -p build
-	@printf '%s\n' "$(CC) $(BL_CFLAGS) | $(LDFLAGS) $(BL_LDLIBS) | $(ISA_FLAGS_avx512) | $(ISA_FLAGS_avx2)" > $@.new
-	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+	+@mkdir -p build
+	+@printf '%s\n' "$(CC) $(BL_CFLAGS) | $(LDFLAGS) $(BL_LDLIBS) | $(ISA_FLAGS_avx512) | $(ISA_FLAGS_avx2)" > $@.new
+	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 # The git revision, rewritten only when it changes (version.c alone uses it).
 build/git_rev: FORCE
-	@mkdir -p build
-	@printf '%s\n' '$(GIT_REV)' > $@.new
-	@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+	+@mkdir -p build
+	+@printf '%s\n' '$(GIT_REV)' > $@.new
+	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 build/obj/version.o build/asan/version.o: build/git_rev
-build/obj/version.o build/asan/version.o: GIT_DEFINE = -DBLOOMLAB_GIT='"$(GIT_REV)"'
+build/obj/version.o build/asan/version.o: FILE_DEFINES = -DBLOOMLAB_GIT='"$(GIT_REV)"'
+
+# Where `make install` puts the report's scripts, rewritten only when it
+# changes (report.c alone uses it: it looks there when the binary is not in
+# the source tree).
+build/datadir: FORCE
+	+@mkdir -p build
+	+@printf '%s\n' '$(datadir)/bloomlab' > $@.new
+	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+build/obj/report.o build/asan/report.o: build/datadir
+build/obj/report.o build/asan/report.o: FILE_DEFINES = -DBLOOMLAB_DATADIR='"$(datadir)/bloomlab"'
 
 bin/bloomlab: $(OBJ) | deps
 	@mkdir -p bin
@@ -111,7 +125,7 @@ bin/bloomlab: $(OBJ) | deps
 
 build/obj/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$*) $(GIT_DEFINE) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$*) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
 
 build/obj/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
@@ -119,7 +133,7 @@ build/obj/tests/%.o: tests/%.c build/flags | deps
 
 build/asan/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$*) $(GIT_DEFINE) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$*) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
 
 build/asan/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
@@ -195,14 +209,28 @@ unit: deps $(TEST_INPUTS)
 test-slurm: bin/bloomlab
 	sh scripts/test-slurm.sh
 
-# A result reruns only when its inputs' fingerprint differs from the one it
-# records (`bloomlab run` decides and says so); the touch tells make it is
-# current either way.
-results/seed64.csv: bin/bloomlab
+# A result reruns only when what decides its bytes changed, never because
+# bin/bloomlab is newer: its prerequisite is a stamp, build/stale/RESULT,
+# that scripts/stale.sh dates like the result when the result records the
+# '# inputs:' line this code computes (bloomlab run|memory --inputs), and
+# dates now when it does not.  The stamp's recipe is a question, not an
+# action, so it runs under `make -n` too (`+`): `touch bin/bloomlab && make
+# -n plots` lists no experiment whose fingerprint is unchanged.  bin/bloomlab
+# is built first (the stamp asks it) but is order-only for the result.
+# (`bloomlab run` itself also leaves a current output untouched; the touch
+# after it tells make the result is current either way.)
+STALE := build/stale
+EXP_RESULTS := $(DEFAULT_EXP:%=results/%.csv)
+
+$(STALE)/results/seed64.csv: bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/seed64.csv ./bin/bloomlab demo --table
+results/seed64.csv: $(STALE)/results/seed64.csv | bin/bloomlab
 	./bin/bloomlab demo --table > $@.tmp && if cmp -s $@.tmp $@; then rm $@.tmp; touch $@; else mv $@.tmp $@; fi
 
 # The lecture's memory figure: RSS of a GHashTable of URLs against the filter.
-results/memory.csv: bin/bloomlab
+$(STALE)/results/memory.csv: bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/memory.csv ./bin/bloomlab memory --inputs
+results/memory.csv: $(STALE)/results/memory.csv | bin/bloomlab
 	./bin/bloomlab memory -o $@ && touch $@
 
 # The course page's run is drawn against its distribution over word sets.
@@ -213,8 +241,10 @@ plots/parquet_sizing.png: $(PLOT_EXTRA_parquet_sizing)
 # What figure NAME is drawn from.
 plot_inputs = plots/$(1).gp results/$(1).csv $(PLOT_EXTRA_$(1))
 
-results/%.csv: experiments/%.ini bin/bloomlab
-	./bin/bloomlab run $< -o $@ --scale $(SCALE) --threads $(THREADS) && touch $@
+$(STALE)/results/%.csv: experiments/%.ini bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/$*.csv ./bin/bloomlab run $< --scale $(SCALE) --inputs
+$(EXP_RESULTS): results/%.csv: $(STALE)/results/%.csv | bin/bloomlab
+	./bin/bloomlab run experiments/$*.ini -o $@ --scale $(SCALE) --threads $(THREADS) && touch $@
 
 results: $(RESULTS)
 
@@ -240,6 +270,36 @@ results/REPORT.md: $(REPORT_SOURCES) $(PLOTS) FORCE
 
 report: $(if $(wildcard scripts/report.py),results/REPORT.md)
 
+# One page per experiment (`bloomlab report`: results/NAME.md and a
+# self-contained results/NAME.html) and results/index.html linking them.
+# Made from the CSVs as they are -- a page never reruns an experiment, so
+# the CSVs are not its prerequisites but part of its digest (fresh.sh,
+# build/pages/NAME.inputs) -- and not committed (.gitignore): they are
+# remade byte for byte from the committed CSVs.
+PAGE_SOURCES = $(REPORT_DATA)
+PAGES := $(patsubst %.csv,%.html,$(filter $(EXP_RESULTS),$(wildcard results/*.csv)))
+
+results/%.html: FORCE | bin/bloomlab
+	@mkdir -p build/pages
+	@if [ -f $@ ] && [ -f results/$*.md ] && \
+	    sh scripts/fresh.sh check build/pages/$*.inputs results/$*.csv $(PAGE_SOURCES); then :; else \
+	  echo "bloomlab report results/$*.csv"; ./bin/bloomlab report results/$*.csv > /dev/null && \
+	  sh scripts/fresh.sh record build/pages/$*.inputs results/$*.csv $(PAGE_SOURCES); fi
+
+results/index.html: $(PAGES) scripts/experiment_page.py | bin/bloomlab
+	./bin/bloomlab report --index results > /dev/null
+
+pages: results/index.html
+
+# The pages in a real browser: headless chromium (installed by
+# scripts/deps-browser.sh when missing) loads each one; every figure must
+# render with a non-zero size and no console message may appear.
+# Screenshots: build/report-check/NAME.png.  Not part of make test (a
+# browser is a large install; about a minute to run).
+report-check: pages
+	@sh scripts/deps-browser.sh
+	$(PYTHON) scripts/report_check.py results build/report-check
+
 # The committed figures and report were drawn from the committed results
 # (tests/test_fresh.c checks the results themselves); part of make test.
 check-fresh:
@@ -254,9 +314,11 @@ check-fresh:
 # results/full/; the report then includes those rows too.
 FULL_RESULTS := $(DEFAULT_EXP:%=results/full/%.csv)
 
-results/full/%.csv: experiments/%.ini bin/bloomlab
+$(STALE)/results/full/%.csv: experiments/%.ini bin/bloomlab FORCE
+	+@sh scripts/stale.sh $@ results/full/$*.csv ./bin/bloomlab run $< --scale full --inputs
+$(FULL_RESULTS): results/full/%.csv: $(STALE)/results/full/%.csv | bin/bloomlab
 	@mkdir -p results/full
-	./bin/bloomlab run $< -o $@ --scale full --threads $(THREADS) && touch $@
+	./bin/bloomlab run experiments/$*.ini -o $@ --scale full --threads $(THREADS) && touch $@
 
 full: $(FULL_RESULTS)
 	$(MAKE) all
@@ -290,12 +352,16 @@ includedir  ?= $(prefix)/include
 libdir      ?= $(exec_prefix)/lib
 INSTALL     ?= install
 
+# What `bloomlab report` runs (src/report.c finds it in $(datadir)/bloomlab).
+REPORT_DATA := scripts/experiment_page.py scripts/report.py scripts/report_hashes.py plots/generic.gp
+
 # Every file `make install` writes, and so every file `make uninstall` removes.
 INSTALLED := $(bindir)/bloomlab $(mandir)/man1/bloomlab.1 \
              $(datadir)/bash-completion/completions/bloomlab \
              $(includedir)/bloomlab/plugin.h $(includedir)/bloomlab/bloomlab.h \
              $(libdir)/libbloomlab.a $(libdir)/$(LIBBL_SONAME) $(libdir)/libbloomlab.so \
-             $(libdir)/pkgconfig/bloomlab.pc
+             $(libdir)/pkgconfig/bloomlab.pc \
+             $(addprefix $(datadir)/bloomlab/,$(notdir $(REPORT_DATA)))
 
 # The manual is made from the binary's own --help texts (scripts/manpage.sh).
 build/bloomlab.1: bin/bloomlab scripts/manpage.sh
@@ -325,10 +391,12 @@ install: bin/bloomlab build/bloomlab.1 build/bloomlab.pc $(LIBBL_FILES)
 	$(INSTALL) -m 644 lib/$(LIBBL_SONAME) $(DESTDIR)$(libdir)/$(LIBBL_SONAME)
 	ln -sf $(LIBBL_SONAME) $(DESTDIR)$(libdir)/libbloomlab.so
 	$(INSTALL) -m 644 build/bloomlab.pc $(DESTDIR)$(libdir)/pkgconfig/bloomlab.pc
+	$(INSTALL) -d $(DESTDIR)$(datadir)/bloomlab
+	$(INSTALL) -m 644 $(REPORT_DATA) $(DESTDIR)$(datadir)/bloomlab/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	-rmdir $(DESTDIR)$(includedir)/bloomlab 2>/dev/null
+	-rmdir $(DESTDIR)$(includedir)/bloomlab $(DESTDIR)$(datadir)/bloomlab 2>/dev/null
 
 help:
 	@echo "make            install what is missing, build, run the default experiments, draw the plots, write results/REPORT.md"
@@ -343,7 +411,9 @@ help:
 	@echo "make bench-peers   bloomlab against the peers kit (../shared/peers, when present), interleaved, pinned"
 	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
-	@echo "make install    bin, man page, bash completion, libbloomlab and its header, plugin header, pkg-config file (PREFIX=$(PREFIX), DESTDIR)"
+	@echo "make pages      results/NAME.md and .html per experiment (bloomlab report), results/index.html"
+	@echo "make report-check  the pages in headless chromium (installed when missing): figures render, no console error"
+	@echo "make install    bin, man page, bash completion, libbloomlab and its header, plugin header, pkg-config file, the report's scripts (PREFIX=$(PREFIX), DESTDIR)"
 	@echo "make uninstall  remove exactly what install wrote"
 	@echo "make clean      remove bin/ and build/"
 	@echo "Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, SCALE=quick|full, THREADS, PREFIX, DESTDIR"

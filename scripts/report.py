@@ -52,7 +52,9 @@ class Table:
                     self.meta[key.strip()] = value.strip()
                 elif line.strip():
                     lines.append(line)
-        self.rows = list(csv.DictReader(lines))
+        reader = csv.DictReader(lines)
+        self.rows = list(reader)
+        self.columns = reader.fieldnames or []  # the header, even with no rows
 
     def where(self, **conditions):
         """Rows whose columns equal the given values (compared as numbers when they can be)."""

@@ -41,6 +41,9 @@ def num(row, key):
     return float(v) if v not in ("", None) else float("nan")
 
 
+SE_NAMES = {"model": "model's se (src/stats.h)", "trials": "trials' own spread where it is the larger"}
+
+
 def zscore(row):
     """(z, which se) for a sweep row; see the module comment."""
     fpr, exact, se = num(row, "fpr"), num(row, "fpr_exact"), num(row, "fpr_se")
@@ -222,11 +225,14 @@ def hash_limits_part(rows):
             line.append(f"{mark}{fmt_ratio(ratio(r))}{mark} ({z:+.1f})")
         body.append(line)
     top = max(ms)
+    trials = sorted({int(r["trials"]) for r in rows})
+    ses = sorted({zscore(r)[1] for r in rows} - {"none"})
     text = [
         "### What breaks at scale (hash_limits)",
         "",
         "Standard filter, 10 bits per item (n = m/10), k = 7, random64 keys: measured FPR / exact formula "
-        "(z in brackets, binomial se: these cells have 3-4 trials). Figure: plots/hash_limits.png. "
+        f"(z in brackets, with the {' or the '.join(SE_NAMES[w] for w in ses)}: these cells have "
+        f"{trials[0] if len(trials) == 1 else f'{trials[0]}-{trials[-1]}'} trials). Figure: plots/hash_limits.png. "
         f"This run stops at m = 2^{round(math.log2(top))} bits; the quick scale keeps every experiment of the "
         "default `make` inside its 5-minute budget, and `make full` (n.full in experiments/hash_limits.ini) "
         "goes to m = 2^34 bits, a 2 GB filter, where 32-bit double hashing should rise towards "
@@ -237,12 +243,36 @@ def hash_limits_part(rows):
         flag_list(rows, lambda r, z, w: f"{r['hash']} {r['scheme']} m=2^{math.log2(int(r['m'])):.0f} "
                                          f"(x{fmt_ratio(ratio(r))}, z={z:+.0f})"),
         "",
-        "The 32-bit double rows fall from x1.8 at m = 2^20 to x1.2 at 2^24 and then rise again: the fall is "
-        "the rot16 collapse (the second position has at most 2^17 values, a fixed share of a small filter "
-        "and a vanishing one of a large one), the rise the n / 2^32 collisions of whole hash values "
-        "(n / 2^32 = 0.0016 at m = 2^26, +19% of p = 0.0082, as measured).",
+        collision_sentence(rows),
     ]
     return "\n".join(text)
+
+
+def collision_sentence(rows):
+    """What the 32-bit double rows measure against p + (1 - p) n / 2^32, the
+    rate when a query that shares a present key's whole 32-bit hash value
+    (probability about n / 2^32) is a false positive for certain: computed
+    from the rows, so the text cannot contradict the table."""
+    narrow = [r for r in rows if r["scheme"] in ("double", "enhanced") and HASH_BITS.get(r["hash"]) == 32]
+    if not narrow:
+        return "No 32-bit double-hashing rows in this run."
+    parts, worst = [], 0.0
+    for m in sorted({int(r["m"]) for r in narrow}):
+        at = [r for r in narrow if int(r["m"]) == m]
+        n, p = int(at[0]["n"]), num(at[0], "fpr_exact")
+        predicted = p + (1 - p) * n / 2**32
+        measured = ", ".join(f"x{ratio(r):.3f}" for r in at)
+        parts.append(f"m = 2^{math.log2(m):.0f}: x{predicted / p:.3f} predicted, {measured} measured")
+        for r in at:
+            se = num(r, "fpr_se")
+            if se > 0:
+                worst = max(worst, abs(num(r, "fpr") - predicted) / se)
+    verdict = ("every row lies within 3 se of it" if worst <= 3 else
+               f"the farthest row lies {worst:.1f} se from it, more than the collisions explain")
+    return ("Whole 32-bit hash values collide: a query whose value equals a present key's (probability about "
+            "n / 2^32) is a false positive whatever the filter holds, so the 32-bit double rows should follow "
+            "p + (1 - p) n / 2^32 over the formula's p (" + "; ".join(parts) + f"): {verdict} "
+            f"({', '.join(sorted({r['hash'] for r in narrow}))}).")
 
 
 def distinct_positions_fpr(m, n, k):
@@ -320,6 +350,15 @@ def blocked_double_ratios(speed):
     return (", ".join(parts) + (f" at n = {speed[0]['n']}" if speed else "")) if parts else "no [speed] rows"
 
 
+def best_k(cands):
+    """Among cells that differ only in k: the row of least measured FPR, and
+    the k the measurement cannot tell from it (95% intervals that overlap
+    the best's), sorted."""
+    best = min(cands, key=lambda r: num(r, "fpr"))
+    apart = sorted(int(r["k"]) for r in cands if num(r, "fpr_lo") <= num(best, "fpr_hi"))
+    return best, apart
+
+
 def layouts_part(rows):
     ideal = [r for r in rows if r["scheme"] == "ideal"]
     speed = [r for r in rows if r["scheme"] != "ideal"]
@@ -331,9 +370,7 @@ def layouts_part(rows):
             cands = [r for r in ideal if r["filter"] == lay and round(num(r, "bits_per_item")) == b]
             if not cands:
                 continue
-            best = min(cands, key=lambda r: num(r, "fpr"))
-            # k the measurement cannot tell from the best: 95% intervals that overlap the best's
-            apart = sorted(int(r["k"]) for r in cands if num(r, "fpr_lo") <= num(best, "fpr_hi"))
+            best, apart = best_k(cands)
             ks = sorted(int(r["k"]) for r in cands)
             formula = int(best["k_best"])
             lecture = max(1, round(b * math.log(2)))

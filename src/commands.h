@@ -13,5 +13,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_uniformity(int argc, char **argv);
 int cmd_calc(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

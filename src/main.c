@@ -27,6 +27,7 @@ static const command COMMANDS[] = {
     {"list", cmd_list, "hashes, schemes, filters and key sets"},
     {"memory", cmd_memory, "RSS of an exact set (GHashTable) against a Bloom filter"},
     {"uniformity", cmd_uniformity, "chi-square test of bit-position uniformity per hash"},
+    {"report", cmd_report, "a Markdown and a self-contained HTML page for a sweep CSV"},
 };
 
 static void usage(FILE *out)

@@ -68,6 +68,7 @@ typedef struct {
     uint64_t seed;
     const char *keys_spec;
     const char *output;
+    int inputs_only; /* --inputs: print the line, measure nothing */
     char command[1024];
 } memory_options;
 
@@ -81,7 +82,7 @@ typedef struct {
 
 static const char MEMORY_USAGE[] =
     "usage: bloomlab memory [--n LIST] [--bits-per-item B] [--k K] [--keys SPEC]\n"
-    "                       [--seed S] [-o FILE]\n"
+    "                       [--seed S] [-o FILE] [--inputs]\n"
     "\n"
     "Measures the memory of an exact set of keys -- a GLib GHashTable of\n"
     "g_strndup'd copies -- against bloomlab's own Bloom filter of the same\n"
@@ -94,7 +95,10 @@ static const char MEMORY_USAGE[] =
     "  --k K               hash functions of the filter, 1..64 (default 7)\n"
     "  --keys SPEC         key set (default urls; see bloomlab list)\n"
     "  --seed S            the key set's seed (default 1)\n"
-    "  -o FILE             write the CSV to FILE (atomically); -o - is stdout\n";
+    "  -o FILE             write the CSV to FILE (atomically); -o - is stdout; a file\n"
+    "                      whose '# inputs:' line matches this run's is left untouched\n"
+    "  --inputs            print the '# inputs:' line this run would write; measure\n"
+    "                      nothing (make decides from it whether to measure again)\n";
 
 /* ---- measuring ---------------------------------------------------------- */
 
@@ -350,6 +354,8 @@ static int parse_options(int argc, char **argv, memory_options *o, int *help)
             if ((v = cli_flag_value(argc, argv, &i, "memory", strcmp(a, "-o") == 0 ? "-o" : "--output")) == NULL)
                 return -1;
             o->output = v;
+        } else if (strcmp(a, "--inputs") == 0) {
+            o->inputs_only = 1;
         } else {
             cli_error("memory", "unknown option '%s' (bloomlab memory --help)", a);
             return -1;
@@ -501,6 +507,12 @@ int cmd_memory(int argc, char **argv)
         status = 2;
     char inputs[128];
     inputs_line(&o, ks, inputs, sizeof inputs);
+    if (status == 0 && o.inputs_only) {
+        puts(inputs);
+        keyset_close(ks);
+        number_list_free(&o.n);
+        return 0;
+    }
     if (status == 0 && o.output != NULL && output_has_metadata(o.output, inputs)) {
         fprintf(stderr, "bloomlab memory: %s is up to date (its inputs are unchanged; delete it to measure again)\n",
                 o.output);

@@ -142,3 +142,60 @@ Test(fresh, a_current_output_is_not_rewritten)
     free(second);
     remove_tree(dir);
 }
+
+/* The memory figure's result records the line `memory --inputs` computes,
+ * the line the Makefile asks about before it measures again. */
+Test(fresh, the_memory_result_records_the_inputs_of_this_code)
+{
+    cli_result r = run_cli("memory --inputs");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *now = strndup(r.out, strcspn(r.out, "\n"));
+    char *then = committed_inputs("results/memory.csv");
+    cr_assert_str_eq(then, now, "results/memory.csv is stale: it records '%s', this code computes '%s'", then, now);
+    free(now);
+    free(then);
+    cli_free(&r);
+}
+
+/* `make -n plots` with `-W bin/bloomlab` (as if the binary had just been
+ * rebuilt) lists no experiment whose committed result is current: results
+ * depend on what decides their bytes (scripts/stale.sh), not on the
+ * binary's timestamp.  build/flags and build/git_rev are taken as they are
+ * (-o), so this make neither rewrites them nor relinks anything. */
+Test(fresh, a_newer_binary_reruns_no_current_result, .timeout = 120)
+{
+    char out_path[] = "/tmp/bloomlab-make-n-XXXXXX";
+    close(mkstemp(out_path));
+    char cmd[800];
+    snprintf(cmd, sizeof cmd,
+             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n --no-print-directory -o build/flags -o build/git_rev "
+             "-W bin/bloomlab plots > %s 2>&1",
+             out_path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char *plan = slurp(out_path);
+    unlink(out_path);
+    DIR *d = opendir("experiments");
+    cr_assert_not_null(d);
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        size_t len = strlen(ent->d_name);
+        if (len < 5 || strcmp(ent->d_name + len - 4, ".ini") != 0 || strcmp(ent->d_name, "bench.ini") == 0)
+            continue;
+        char args[600], result[600], rerun[700];
+        snprintf(args, sizeof args, "run experiments/%s --inputs", ent->d_name);
+        snprintf(result, sizeof result, "results/%.*s.csv", (int)(len - 4), ent->d_name);
+        snprintf(rerun, sizeof rerun, "run experiments/%s -o %s", ent->d_name, result);
+        cli_result r = run_cli(args);
+        cr_assert_eq(r.status, 0, "bloomlab %s: %s", args, r.err);
+        char *text = slurp(result);
+        int current = text != NULL && strstr(text, r.out) != NULL; /* r.out: the line and its newline */
+        if (current)
+            cr_assert(strstr(plan, rerun) == NULL, "make -n would rerun the current %s:\n%s", result, plan);
+        free(text);
+        cli_free(&r);
+    }
+    closedir(d);
+    cr_assert(strstr(plan, "memory -o results/memory.csv") == NULL, "make -n would measure memory again");
+    cr_assert(strstr(plan, "demo --table > results/seed64.csv") == NULL, "make -n would remake seed64.csv");
+    free(plan);
+}

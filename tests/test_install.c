@@ -100,11 +100,22 @@ Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 
                      "./usr/lib/libbloomlab.so.0\n"
                      "./usr/lib/pkgconfig/bloomlab.pc\n"
                      "./usr/share/bash-completion/completions/bloomlab\n"
+                     "./usr/share/bloomlab/experiment_page.py\n"
+                     "./usr/share/bloomlab/generic.gp\n"
+                     "./usr/share/bloomlab/report.py\n"
+                     "./usr/share/bloomlab/report_hashes.py\n"
                      "./usr/share/man/man1/bloomlab.1\n");
     free(files);
 
-    /* the example plugin builds against the installed header alone */
+    /* the installed binary finds the installed report scripts (out of the
+     * source tree: a copy of a CSV in DESTDIR, its page beside it) */
     char cmd[2000];
+    snprintf(cmd, sizeof cmd, "cp results/fpr_vs_k.csv %s/mine.csv && cd / && %s/usr/bin/bloomlab report %s/mine.csv "
+                              ">/dev/null && test -s %s/mine.html && test -s %s/mine.md && rm %s/mine.*",
+             dir, dir, dir, dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "the installed bloomlab report: %s", cmd);
+
+    /* the example plugin builds against the installed header alone */
     snprintf(cmd, sizeof cmd,
              "PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig cc -std=c11 -Wall -Werror -shared -fPIC "
              "$(PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig pkg-config --cflags bloomlab) "
@@ -140,7 +151,7 @@ Test(install, the_manual_follows_every_help_text, .timeout = 120)
     char *text = slurp(man);
     cr_assert_not_null(text);
     static const char *const COMMANDS[] = {"run", "sweep", "theory", "merge", "bench", "calc",
-                                           "demo", "list", "memory", "uniformity"};
+                                           "demo", "list", "memory", "uniformity", "report"};
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
         char section[64];
         snprintf(section, sizeof section, ".SS %s\n", COMMANDS[i]);
