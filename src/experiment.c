@@ -23,6 +23,7 @@
 
 #include "model.h"
 #include "numbers.h"
+#include "output.h"
 #include "sizing.h"
 #include "text.h"
 #include "theory.h"
@@ -718,6 +719,10 @@ int experiment_name_from_path(experiment *e, const char *path, char *err, size_t
  * stdin cannot be read again), as a stream the parser reads like a file. */
 static FILE *open_stdin(experiment *e, char *err, size_t err_size)
 {
+    if (!stdin_take_once()) {
+        load_fail(err, err_size, "stdin: standard input was read already (it can be read once)");
+        return NULL;
+    }
     size_t cap = 1 << 12;
     e->text = malloc(cap);
     size_t got;

@@ -91,10 +91,10 @@ int inputs_fingerprint(const experiment *e, char hex[INPUTS_FINGERPRINT_SIZE], c
     else if (e->text != NULL)
         add_digest(st, 'e', "-", XXH3_128bits(e->text, e->text_len));
     add_cells(st, e);
-    for (size_t i = 0; i < e->keyset_count && rc == 0; i++) {
-        const char *file = keyset_file(e->keysets[i]);
-        if (file != NULL)
-            rc = add_file(st, 'w', file, err, err_size);
+    for (size_t i = 0; i < e->keyset_count; i++) {
+        uint64_t d[2];
+        if (keyset_digest(e->keysets[i], d) == 0)
+            add_digest(st, 'w', keyset_file(e->keysets[i]), (XXH128_hash_t){d[0], d[1]});
     }
     for (size_t i = 0; i < e->hash_count && rc == 0; i++) {
         char file[HASH_NAME_MAX + 2];

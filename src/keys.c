@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
+#include "output.h"
 #include "pcg.h"
 
 #define DEFAULT_WORDS "/usr/share/dict/words"
@@ -24,6 +26,7 @@ struct keyset {
     keyset_kind kind;
     char spec[512];
     char *text;            /* words: the file's bytes, lines NUL-terminated */
+    XXH128_hash_t digest;  /* words: XXH3-128 of the bytes as read */
     const char **words;    /* words: distinct, sorted */
     uint32_t *word_len;
     uint64_t word_count;
@@ -34,9 +37,17 @@ static int compare_strings(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* The words file's bytes; "-" is standard input (read once: refused when
+ * the experiment itself came from stdin). */
 static char *read_file(const char *path, size_t *size, char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
+    const int from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin && !stdin_take_once()) {
+        snprintf(err, err_size, "keys 'words:-': standard input is read once and the experiment came from it "
+                                "(run -): give the words as a file");
+        return NULL;
+    }
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (f == NULL) {
         snprintf(err, err_size, "keys 'words:%s': cannot open: %s", path, strerror(errno));
         return NULL;
@@ -58,7 +69,8 @@ static char *read_file(const char *path, size_t *size, char *err, size_t err_siz
         }
     }
     int failed = ferror(f);
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     if (buf == NULL || failed) {
         free(buf);
         snprintf(err, err_size, "keys 'words:%s': cannot read the file", path);
@@ -75,6 +87,7 @@ static int load_words(keyset *ks, const char *path, char *err, size_t err_size)
     ks->text = read_file(path, &size, err, err_size);
     if (ks->text == NULL)
         return -1;
+    ks->digest = XXH3_128bits(ks->text, size); /* before the lines are cut */
     if (memchr(ks->text, '\0', size) != NULL) {
         snprintf(err, err_size, "keys 'words:%s': not a text file (it has NUL bytes)", path);
         return -1;
@@ -186,6 +199,15 @@ const char *keyset_file(const keyset *ks)
     if (ks->kind != KS_WORDS)
         return NULL;
     return ks->spec[5] == ':' ? ks->spec + 6 : DEFAULT_WORDS;
+}
+
+int keyset_digest(const keyset *ks, uint64_t digest[2])
+{
+    if (ks->kind != KS_WORDS)
+        return -1;
+    digest[0] = ks->digest.low64;
+    digest[1] = ks->digest.high64;
+    return 0;
 }
 
 uint64_t keyset_size(const keyset *ks)

@@ -55,6 +55,10 @@ const char *keyset_spec(const keyset *ks);
 /* The file a words set was read from (/usr/share/dict/words for `words`);
  * NULL for the generated sets.  Its bytes are part of a run's inputs. */
 const char *keyset_file(const keyset *ks);
+/* A words key set's XXH3-128 digest of its file's bytes as they were read
+ * (low, high): 0, or -1 for the other key sets.  The inputs fingerprint
+ * takes it, so a file is not read twice (and stdin, words:-, cannot be). */
+int keyset_digest(const keyset *ks, uint64_t digest[2]);
 
 /* How many distinct keys exist in all (UINT64_MAX for generated sets).  A
  * cell needs n present and `queries` absent keys: n + queries <= size for

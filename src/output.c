@@ -55,6 +55,15 @@ char *output_resolve(const char *path)
     return current; /* a loop of links: open() will say so */
 }
 
+int stdin_take_once(void)
+{
+    static int taken;
+    if (taken)
+        return 0;
+    taken = 1;
+    return 1;
+}
+
 int output_is_stdout(const char *path) { return path == NULL || strcmp(path, "-") == 0; }
 
 int output_check(const char *path, char *why, size_t why_size)

@@ -9,6 +9,11 @@
  * 1 for "-" and for NULL (no -o where stdout is the default). */
 int output_is_stdout(const char *path);
 
+/* "-" as an input names standard input, which can be read once: the first
+ * reader takes it (1), every later one is refused (0) and must say so
+ * (`run -` with `keys = words:-` would give the words an empty stream). */
+int stdin_take_once(void);
+
 /* Write data to path through a temporary sibling (path.tmp.PID), fsync,
  * then rename over path: a reader sees the old file or the new one, never a
  * part.  path NULL or "-" writes to stdout.  A symbolic link is followed: the file

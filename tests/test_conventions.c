@@ -114,6 +114,41 @@ Test(conventions, run_from_stdin_names_results_by_the_name_key_and_stays_fresh)
     remove_tree(dir);
 }
 
+/* words:- takes the key words from stdin: the same rows and the same
+ * inputs fingerprint as words:FILE with those bytes; with `run -` (stdin
+ * holds the experiment) it is refused, exit 2, one line. */
+Test(conventions, words_from_stdin)
+{
+    char *dir = temp_dir(), words[600], ini[600];
+    snprintf(words, sizeof words, "%s/w.txt", dir);
+    snprintf(ini, sizeof ini, "%s/e.ini", dir);
+    write_text(words, "apple\nbanana\ncherry\ndate\nelder\nfig\ngrape\nhazel\niris\njuniper\nkiwi\nlime\n");
+    char args[900];
+    snprintf(args, sizeof args, "sweep --keys words:%s --n 4 --m 64 --k 2 --trials 3 --queries 6 --quiet", words);
+    cli_result from_file = run_cli(args);
+    cr_assert_eq(from_file.status, 0, "%s", from_file.err);
+    cli_result from_stdin = run_cli_in(dir, "sweep --keys words:- --n 4 --m 64 --k 2 --trials 3 --queries 6 --quiet", words);
+    cr_assert_eq(from_stdin.status, 0, "%s", from_stdin.err);
+    csv_table a = csv_read(from_file.out), b = csv_read(from_stdin.out);
+    cr_assert_eq(a.count, 1);
+    cr_assert_eq(b.count, 1);
+    const char *keep[] = {"fpr", "fill", "false_positives", "fpr_exact"};
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
+        cr_expect_eq(csv_num(&a, a.rows[0], keep[i]), csv_num(&b, b.rows[0], keep[i]), "%s", keep[i]);
+    csv_free(&a);
+    csv_free(&b);
+    cli_free(&from_file);
+    cli_free(&from_stdin);
+    write_text(ini, "[experiment]\nname = w\nkeys = words:-\nm = 64\nn = 4\nk = 2\ntrials = 1\nqueries = 4\n");
+    cli_result r = run_cli_in(dir, "run - -o - --quiet", ini);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "standard input is read once") != NULL && strstr(r.err, "\n") == strrchr(r.err, '\n'),
+              "%s", r.err);
+    cr_expect_str_eq(r.out, "");
+    cli_free(&r);
+    remove_tree(dir);
+}
+
 Test(conventions, run_from_stdin_without_a_name)
 {
     char *dir = temp_dir(), ini[600], out[600];
