@@ -2,15 +2,13 @@
  * resolution of any hash name (built-in or plugin); see hashes.h.  Apart
  * from the registry (hashes.c) because it needs dlopen and the crash guard,
  * which the command-line tool has and the library (bloomlab.h) does not. */
-#define _GNU_SOURCE /* dladdr1 */
 #include "hashes.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "guard.h"
+#include "plugin_load.h"
 
 static hash128_t h_plugin(const hasher *self, const void *key, size_t len, uint64_t seed)
 {
@@ -30,12 +28,10 @@ static int plugin_split(const char *spec, char *file, size_t file_size, const ch
         return -1;
     }
     size_t path_len = (size_t)(colon - path);
-    int bare = memchr(path, '/', path_len) == NULL;
-    if (path_len + 3 > file_size || strlen(spec) >= HASH_NAME_MAX) {
+    if (strlen(spec) >= HASH_NAME_MAX || plugin_file_arg(path, path_len, file, file_size) != 0) {
         snprintf(err, err_size, "hash '%.60s...': plugin spec too long", spec);
         return -1;
     }
-    snprintf(file, file_size, "%s%.*s", bare ? "./" : "", (int)path_len, path);
     *symbol = colon + 1;
     return 0;
 }
@@ -57,16 +53,10 @@ static int plugin_resolve(const char *spec, hasher *out, char *err, size_t err_s
         return -1;
     /* the messages name the file as the user gave it */
     const char *file = strncmp(file_arg, "./", 2) == 0 && strncmp(spec + 7, "./", 2) != 0 ? file_arg + 2 : file_arg;
-    /* its constructors run inside dlopen: a crash or exit() there is named */
-    char doing[HASH_NAME_MAX + 64];
-    snprintf(doing, sizeof doing, "the constructor of the hash plugin %s", file);
-    guard_install();
-    guard_set(doing, NULL, NULL);
-    void *lib = dlopen(file_arg, RTLD_NOW | RTLD_LOCAL);
-    guard_clear();
+    char why[1024];
+    void *lib = plugin_open(file_arg, file, "hash plugin", why, sizeof why);
     if (lib == NULL) {
-        const char *why = dlerror();
-        snprintf(err, err_size, "hash '%s': cannot load %s: %s", spec, file, why ? why : "unknown error");
+        snprintf(err, err_size, "hash '%s': cannot load %s: %s", spec, file, why);
         return -1;
     }
     dlerror();
@@ -78,10 +68,7 @@ static int plugin_resolve(const char *spec, hasher *out, char *err, size_t err_s
     }
     /* Calling a data symbol jumps into data: a crash with no message.  The
      * symbol table says what the symbol is. */
-    const ElfW(Sym) *entry = NULL;
-    Dl_info info;
-    if (dladdr1(sym, &info, (void **)&entry, RTLD_DL_SYMENT) != 0 && entry != NULL &&
-        ELF64_ST_TYPE(entry->st_info) != STT_FUNC && ELF64_ST_TYPE(entry->st_info) != STT_GNU_IFUNC) {
+    if (plugin_symbol_kind_of(sym) == PLUGIN_SYMBOL_DATA) {
         snprintf(err, err_size, "hash '%s': '%s' in %s is not a function (a data symbol?)", spec, symbol, file);
         dlclose(lib);
         return -1;
