@@ -180,7 +180,12 @@ build/plugin_example.so: examples/plugin_hash.c include/bloomlab/plugin.h build/
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $<
 
-TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so $(LIBBL_FILES)
+# The example filter plugin (examples/plugin_filter.c), against its header alone.
+build/plugin_filter.so: examples/plugin_filter.c include/bloomlab/filter.h build/flags
+	@mkdir -p build
+	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lm
+
+TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES)
 
 # The batch, layout, CLI-run, shard and library suites again with the vector loops off, so
 # that the portable loops are tested on every machine; which loops ran in
@@ -358,7 +363,7 @@ REPORT_DATA := scripts/experiment_page.py scripts/report.py scripts/report_hashe
 # Every file `make install` writes, and so every file `make uninstall` removes.
 INSTALLED := $(bindir)/bloomlab $(mandir)/man1/bloomlab.1 \
              $(datadir)/bash-completion/completions/bloomlab \
-             $(includedir)/bloomlab/plugin.h $(includedir)/bloomlab/bloomlab.h \
+             $(includedir)/bloomlab/plugin.h $(includedir)/bloomlab/filter.h $(includedir)/bloomlab/bloomlab.h \
              $(libdir)/libbloomlab.a $(libdir)/$(LIBBL_SONAME) $(libdir)/libbloomlab.so \
              $(libdir)/pkgconfig/bloomlab.pc \
              $(addprefix $(datadir)/bloomlab/,$(notdir $(REPORT_DATA)))
@@ -375,7 +380,7 @@ build/bloomlab.pc: Makefile src/version.h FORCE
 	@mkdir -p build
 	@printf '%s\n' 'prefix=$(prefix)' 'includedir=$(call pc_dir,$(includedir))' 'libdir=$(call pc_dir,$(libdir))' '' \
 	  'Name: bloomlab' \
-	  'Description: bloomlab: libbloomlab, the Bloom filters bloomlab measures (bloomlab/bloomlab.h), and the hash-plugin ABI (bloomlab/plugin.h)' \
+	  'Description: bloomlab: libbloomlab, the Bloom filters bloomlab measures (bloomlab/bloomlab.h), the hash-plugin ABI (bloomlab/plugin.h) and the filter-plugin ABI (bloomlab/filter.h)' \
 	  "Version: $$(sed -n 's/^#define BLOOMLAB_VERSION "\(.*\)"/\1/p' src/version.h)" \
 	  'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lbloomlab' 'Libs.private: $(LIBBL_LDLIBS)' > $@
 
@@ -386,6 +391,7 @@ install: bin/bloomlab build/bloomlab.1 build/bloomlab.pc $(LIBBL_FILES)
 	$(INSTALL) -m 644 build/bloomlab.1 $(DESTDIR)$(mandir)/man1/bloomlab.1
 	$(INSTALL) -m 644 scripts/bloomlab-completion.bash $(DESTDIR)$(datadir)/bash-completion/completions/bloomlab
 	$(INSTALL) -m 644 include/bloomlab/plugin.h $(DESTDIR)$(includedir)/bloomlab/plugin.h
+	$(INSTALL) -m 644 include/bloomlab/filter.h $(DESTDIR)$(includedir)/bloomlab/filter.h
 	$(INSTALL) -m 644 include/bloomlab/bloomlab.h $(DESTDIR)$(includedir)/bloomlab/bloomlab.h
 	$(INSTALL) -m 644 lib/libbloomlab.a $(DESTDIR)$(libdir)/libbloomlab.a
 	$(INSTALL) -m 644 lib/$(LIBBL_SONAME) $(DESTDIR)$(libdir)/$(LIBBL_SONAME)
@@ -413,7 +419,7 @@ help:
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
 	@echo "make pages      results/NAME.md and .html per experiment (bloomlab report), results/index.html"
 	@echo "make report-check  the pages in headless chromium (installed when missing): figures render, no console error"
-	@echo "make install    bin, man page, bash completion, libbloomlab and its header, plugin header, pkg-config file, the report's scripts (PREFIX=$(PREFIX), DESTDIR)"
+	@echo "make install    bin, man page, bash completion, libbloomlab and its header, plugin headers (hash, filter), pkg-config file, the report's scripts (PREFIX=$(PREFIX), DESTDIR)"
 	@echo "make uninstall  remove exactly what install wrote"
 	@echo "make clean      remove bin/ and build/"
 	@echo "Variables: CC, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, SCALE=quick|full, THREADS, PREFIX, DESTDIR"

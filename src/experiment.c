@@ -335,6 +335,49 @@ static size_t find_or_add_hash(builder *b, const char *name, const char *where, 
     return e->hash_count++;
 }
 
+/* The filter plugin `spec` names, loaded once per experiment: 1 + its index. */
+static size_t find_or_add_plugin(builder *b, const char *spec, const char *where, int *fail)
+{
+    experiment *e = b->e;
+    for (size_t i = 0; i < e->plugin_count; i++)
+        if (strcmp(e->plugins[i].spec, spec) == 0)
+            return i + 1;
+    if (text_has_control(spec)) {
+        *fail = build_fail(b, where, "filter '%s' has a control character (names go into the CSV)", spec);
+        return 0;
+    }
+    filter_plugin p;
+    char why[1400];
+    if (filter_plugin_resolve(spec, &p, why, sizeof why) != 0) {
+        *fail = build_fail(b, where, "%s", why);
+        return 0;
+    }
+    filter_plugin *grown = realloc(e->plugins, (e->plugin_count + 1) * sizeof *grown);
+    if (grown == NULL) {
+        *fail = build_fail(b, where, "out of memory");
+        return 0;
+    }
+    e->plugins = grown;
+    e->plugins[e->plugin_count++] = p;
+    return e->plugin_count;
+}
+
+/* A filter name: a plugin (its index into *plugin, the layout standard,
+ * whose formulas its rows stand beside) or a built-in layout (*plugin 0). */
+static int filter_of(builder *b, const char *name, const char *where, layout_kind *layout, size_t *plugin)
+{
+    int fail = 0;
+    *plugin = 0;
+    if (filter_plugin_named(name)) {
+        *layout = LAYOUT_STANDARD;
+        *plugin = find_or_add_plugin(b, name, where, &fail);
+        return fail;
+    }
+    if (layout_from_name(name, layout) != 0)
+        return build_fail(b, where, "unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock, or plugin:PATH.so)", name);
+    return 0;
+}
+
 static size_t find_or_add_keys(builder *b, const char *spec, const char *where, int *fail)
 {
     experiment *e = b->e;
@@ -432,6 +475,12 @@ static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, u
 {
     const int by_sizing = c->sizing != SIZING_NONE;
     const char *wm = r[by_sizing ? G_SIZING : by_bits ? G_BITS_PER_ITEM : G_M].where;
+    if (c->plugin && c->measure == MEASURE_DELETE)
+        return build_fail(b, r[G_MEASURE].where ? r[G_MEASURE].where : wm, "measure = delete: the filter %s cannot delete (the plugin ABI has no delete)",
+                          cell_filter_name(b->e, c));
+    if (c->plugin && by_sizing)
+        return build_fail(b, r[G_SIZING].where ? r[G_SIZING].where : wm, "sizing = %s sizes split-block filters, not the plugin %s",
+                          sizing_name(c->sizing), cell_filter_name(b->e, c));
     if (by_sizing) {
         if (c->layout != LAYOUT_SPLITBLOCK)
             return build_fail(b, r[G_FILTER].where ? r[G_FILTER].where : wm,
@@ -529,12 +578,13 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
         return build_fail(b, section, "an empty filter, hash, scheme or keys list");
 
     layout_kind layouts[NAMES_MAX];
+    size_t plugins[NAMES_MAX];
     scheme_kind scheme_list[NAMES_MAX];
     size_t hash_index[NAMES_MAX], keys_index[NAMES_MAX];
     int fail = 0;
     for (size_t i = 0; i < nf; i++)
-        if (layout_from_name(filters[i], &layouts[i]) != 0)
-            return build_fail(b, wf, "unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock)", filters[i]);
+        if (filter_of(b, filters[i], wf, &layouts[i], &plugins[i]) != 0)
+            return -1;
     for (size_t i = 0; i < ns; i++)
         if (strcmp(schemes[i], "default") == 0)
             scheme_list[i] = SCHEME_COUNT; /* each layout's own: layout_default_scheme */
@@ -600,8 +650,11 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
             for (size_t si = 0; si < ns; si++) {
                 const scheme_kind scheme =
                     scheme_list[si] == SCHEME_COUNT ? layout_default_scheme(layouts[fi]) : scheme_list[si];
-                /* the ideal scheme uses no hash: one set of its cells, not one per hash */
-                if ((scheme == SCHEME_IDEAL || scheme == SCHEME_PARQUET) && hi > 0)
+                /* the ideal scheme uses no hash: one set of its cells, not one per hash;
+                 * a plugin uses neither: one set, not one per hash and scheme */
+                if ((scheme == SCHEME_IDEAL || scheme == SCHEME_PARQUET || plugins[fi]) && hi > 0)
+                    continue;
+                if (plugins[fi] && si > 0)
                     continue;
                 for (size_t ki = 0; ki < nk; ki++)
                     for (size_t mi = 0; mi < size_count; mi++)
@@ -613,7 +666,9 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
                                             cell c;
                                             memset(&c, 0, sizeof c);
                                             c.layout = layouts[fi];
-                                            c.scheme = scheme;
+                                            c.plugin = plugins[fi];
+                                            /* a plugin's cell: a fixed scheme, never ideal (sweep.c asks) */
+                                            c.scheme = plugins[fi] ? SCHEME_DOUBLE : scheme;
                                             c.hash = hash_index[hi];
                                             c.keys = keys_index[ki];
                                             c.m = by_bits || by_sizing ? 0 : (uint64_t)ms.values[mi];
@@ -883,14 +938,32 @@ void experiment_free(experiment *e)
     for (size_t i = 0; i < e->keyset_count; i++)
         keyset_close(e->keysets[i]);
     free(e->keysets);
+    free(e->plugins);
+    e->plugins = NULL;
+    e->plugin_count = 0;
     e->cells = NULL;
     e->hashes = NULL;
     e->keysets = NULL;
     e->count = e->hash_count = e->keyset_count = 0;
 }
 
+const filter_plugin *cell_plugin(const experiment *e, const cell *c)
+{
+    return c->plugin ? &e->plugins[c->plugin - 1] : NULL;
+}
+
+const char *cell_filter_name(const experiment *e, const cell *c)
+{
+    return c->plugin ? e->plugins[c->plugin - 1].spec : layout_name(c->layout);
+}
+
+/* A plugin hashes the keys its own way: no hash or scheme of ours applies. */
+const char *cell_scheme_name(const cell *c) { return c->plugin ? "own" : scheme_name(c->scheme); }
+
 const char *cell_hash_name(const experiment *e, const cell *c)
 {
+    if (c->plugin)
+        return "own";
     if (c->scheme == SCHEME_PARQUET)
         return "xxh64"; /* seed 0, whatever the hash list says */
     return c->scheme == SCHEME_IDEAL ? "ideal" : e->hashes[c->hash].name;

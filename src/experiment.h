@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filter_plugin.h"
 #include "filters.h"
 #include "hashes.h"
 #include "keys.h"
@@ -59,8 +60,12 @@ typedef enum { MEASURE_FPR, MEASURE_DELETE } measure_kind;
 typedef enum { SEEDS_PAIRED, SEEDS_INDEPENDENT } seeds_design;
 const char *seeds_name(seeds_design seeds); /* "paired", "independent" */
 
+/* A cell's filter is a built-in layout, or a plugin (plugin != 0), which
+ * hashes keys itself: its cells take layout standard, whose formulas its
+ * rows are set beside, and one (ignored) scheme and hash. */
 typedef struct {
     layout_kind layout;
+    size_t plugin;    /* 0: the built-in layout; else 1 + index into experiment.plugins */
     scheme_kind scheme;
     size_t hash;      /* index into experiment.hashes (unused for ideal) */
     size_t keys;      /* index into experiment.keysets */
@@ -89,6 +94,8 @@ typedef struct {
     size_t hash_count;
     keyset **keysets;
     size_t keyset_count;
+    filter_plugin *plugins;   /* the filter plugins the cells name */
+    size_t plugin_count;
 } experiment;
 
 /* Load an experiment file at a scale ("quick" or "full").  Returns 0, or -1
@@ -115,7 +122,10 @@ int experiment_from_settings(const setting *settings, size_t count, const char *
 
 void experiment_free(experiment *e);
 
-const char *cell_hash_name(const experiment *e, const cell *c); /* "ideal" for the ideal scheme */
+const char *cell_hash_name(const experiment *e, const cell *c); /* "ideal" for the ideal scheme, "own" for a plugin */
+const char *cell_scheme_name(const cell *c);                    /* "own" for a plugin */
+const char *cell_filter_name(const experiment *e, const cell *c); /* the layout, or "plugin:PATH" */
+const filter_plugin *cell_plugin(const experiment *e, const cell *c); /* NULL for a built-in layout */
 const char *cell_keys_name(const experiment *e, const cell *c);
 const char *measure_name(measure_kind m);
 

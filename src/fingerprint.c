@@ -69,6 +69,8 @@ static void add_cells(XXH3_state_t *st, const experiment *e)
         add_part(st, 'c', parts, sizeof parts);
         add_text(st, 'h', cell_hash_name(e, c));
         add_text(st, 'k', cell_keys_name(e, c));
+        if (c->plugin) /* a plugin's cell is layout standard: its name tells them apart */
+            add_text(st, 'f', cell_filter_name(e, c));
         if (c->sizing != SIZING_NONE) { /* m came from a rule: the rule and p are in the row */
             add_text(st, 'r', sizing_name(c->sizing));
             add_part(st, 'p', &c->p_target, sizeof c->p_target);
@@ -101,6 +103,8 @@ int inputs_fingerprint(const experiment *e, char hex[INPUTS_FINGERPRINT_SIZE], c
         if (hasher_plugin_file(&e->hashes[i], file, sizeof file) == 0)
             rc = add_file(st, 'l', file, err, err_size);
     }
+    for (size_t i = 0; i < e->plugin_count && rc == 0; i++)
+        rc = add_file(st, 'F', e->plugins[i].file, err, err_size);
     XXH128_hash_t d = XXH3_128bits_digest(st);
     XXH3_freeState(st);
     snprintf(hex, INPUTS_FINGERPRINT_SIZE, "%016" PRIx64 "%016" PRIx64, (uint64_t)d.high64, (uint64_t)d.low64);

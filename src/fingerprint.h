@@ -3,7 +3,7 @@
  * The rows of a run (ns_* aside) are a pure function of: the experiment
  * file's bytes (or, for `bloomlab sweep`, the grid its flags made), the
  * bytes of every file a key set reads (words:FILE), the bytes of every hash
- * plugin library, the seed, the scale and BLOOMLAB_RESULTS_VERSION (version.h).
+ * plugin and filter plugin library, the seed, the scale and BLOOMLAB_RESULTS_VERSION (version.h).
  * inputs_fingerprint hashes all of them, each part tagged and
  * length-prefixed so that no two different inputs give the same stream,
  * with XXH3-128.  It goes into the CSV as `# inputs: <hex>`: merge refuses

@@ -17,6 +17,7 @@ static char kept_text[1024];
 static char lock_text[4200];
 static volatile sig_atomic_t active = 0;
 static volatile sig_atomic_t installed = 0;
+static volatile sig_atomic_t crash_status = 0; /* 0: die of the signal */
 static timer_t deadline_timer; /* timer_settime, unlike setitimer, is async-signal-safe */
 
 static void say(const char *text) { (void)!write(STDERR_FILENO, text, strlen(text)); }
@@ -61,6 +62,8 @@ static void on_fatal(int sig)
     if (active) {
         active = 0;
         report(signal_name(sig), "");
+        if (crash_status != 0)
+            _exit(crash_status);
     }
     signal(sig, SIG_DFL);
     raise(sig);
@@ -122,6 +125,8 @@ static void arm(long nanoseconds)
     when.it_value.tv_nsec = nanoseconds;
     timer_settime(deadline_timer, 0, &when, NULL);
 }
+
+void guard_crash_status(int status) { crash_status = status; }
 
 void guard_clear(void)
 {

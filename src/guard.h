@@ -29,6 +29,11 @@ void guard_install(void);
  * are kept in .out.csv.partial" (NULL: nothing to say). */
 void guard_set(const char *doing, const char *lock_path, const char *kept);
 
+/* How a fatal signal ends the run from now on: 0, dying of the same signal
+ * (the default: a crash is reported as one); or exit with this status after
+ * the line (a filter plugin's crash is bad input, status 2). */
+void guard_crash_status(int status);
+
 /* Nothing is running any more: the handlers stand down, an armed
  * deadline is cancelled. */
 void guard_clear(void);

@@ -34,6 +34,8 @@ extern const table_column BENCH_TABLE_COLUMNS[BENCH_COLUMNS];
 #define COLUMN_FROM_END_CELL 0
 #define COLUMN_FROM_END_SEED 1
 #define COLUMN_FROM_END_FPR (SWEEP_COLUMNS - 13)    /* fpr, column 13 */
+#define COLUMN_FROM_END_MEASURE (SWEEP_COLUMNS - 30) /* measure, column 30 */
+#define COLUMN_FROM_END_FALSE_NEGATIVES (SWEEP_COLUMNS - 33) /* false_negatives, column 33 (present_queries before it) */
 
 /* The start of the field `from_end` places before a row's last. */
 const char *row_field_from_end(const char *row, int from_end);

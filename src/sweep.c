@@ -47,15 +47,27 @@ typedef struct {
     uint64_t false_negatives;
     uint64_t saturations;
     uint64_t bad_deletes;
+    uint64_t m_built;       /* the filter's m as built (a plugin may round) */
+    uint64_t memory_bytes;  /* a plugin's size_bytes */
     double fpr_conditional; /* F of this trial's filter (ideal scheme), else NaN */
     double seconds_insert;
     double seconds_query;
     int aborted;
+    int create_failed;      /* a plugin's create returned NULL */
 } trial_result;
+
+/* One thread's filter for a cell's trials, through which a trial inserts
+ * and asks: a built-in layout's (made once, cleared for each trial) or a
+ * plugin's (made for each trial: its create takes the trial's seed). */
+typedef struct {
+    filter f;
+    void *handle;
+} cell_filter;
 
 typedef struct {
     const experiment *e;
     const cell *c;
+    const filter_plugin *plugin; /* NULL: the built-in layout, through ops */
     filter_ops ops;
     scheme_ctx ctx;
     const keyset *ks;
@@ -83,6 +95,8 @@ static uint64_t cell_seed(const experiment *e, const cell *c)
     uint64_t h = mix64(e->seed ^ 0x63656c6c73656564ULL);
     for (size_t j = 0; j < sizeof parts / sizeof parts[0]; j++)
         h = mix64(h ^ parts[j]);
+    if (c->plugin) /* its own cells, apart from the standard layout's */
+        h = mix_text(h, cell_filter_name(e, c));
     return mix_text(mix_text(h, cell_hash_name(e, c)), cell_keys_name(e, c));
 }
 
@@ -90,6 +104,7 @@ static void setup_trial(const experiment *e, const cell *c, uint64_t trial, tria
 {
     t->e = e;
     t->c = c;
+    t->plugin = cell_plugin(e, c);
     t->ops = filter_ops_for(c->layout, c->scheme);
     t->seed = seed_derive(cell_seed(e, c), trial);
     t->ctx.hash = c->scheme == SCHEME_IDEAL ? NULL : &e->hashes[c->hash];
@@ -104,16 +119,20 @@ static uint64_t batch_size(uint64_t first, uint64_t end)
 }
 
 /* Insert present keys [first, end); 0, or -1 when interrupted. */
-static int insert_range(const trial_setup *t, filter *f, uint64_t first, uint64_t end)
+static int insert_range(const trial_setup *t, cell_filter *cf, uint64_t first, uint64_t end)
 {
     key_batch batch;
     for (uint64_t i = first, round = 0; i < end; i += KEY_BATCH, round++) {
         if ((round & 1023) == 0 && interrupted)
             return -1;
         keyset_fill(t->ks, t->seed, t->c->n, KEY_PRESENT, i, (size_t)batch_size(i, end), &batch);
-        t->ops.insert(f, &t->ctx, &batch);
+        if (t->plugin)
+            filter_plugin_add(t->plugin, cf->handle, &batch);
+        else
+            t->ops.insert(&cf->f, &t->ctx, &batch);
     }
-    filter_flush(f);
+    if (!t->plugin)
+        filter_flush(&cf->f);
     return 0;
 }
 
@@ -126,30 +145,43 @@ static void remove_range(const trial_setup *t, filter *f, uint64_t first, uint64
     }
 }
 
+/* Keys [first, end) of one side into at most SWEEP_QUERY_BATCHES batches: how many. */
+static size_t fill_chunk(const keyset *ks, uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end,
+                         key_batch *batch)
+{
+    size_t made = 0;
+    for (uint64_t i = first; made < SWEEP_QUERY_BATCHES && i < end; i += KEY_BATCH, made++)
+        keyset_fill(ks, seed, n, side, i, (size_t)batch_size(i, end), &batch[made]);
+    return made;
+}
+
 uint64_t sweep_query_chunk(const filter *f, const filter_ops *ops, const scheme_ctx *ctx, const keyset *ks,
                            uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end)
 {
     key_batch batch[SWEEP_QUERY_BATCHES];
-    size_t made = 0;
-    for (uint64_t i = first; made < SWEEP_QUERY_BATCHES && i < end; i += KEY_BATCH, made++)
-        keyset_fill(ks, seed, n, side, i, (size_t)batch_size(i, end), &batch[made]);
+    size_t made = fill_chunk(ks, seed, n, side, first, end, batch);
     return ops->query_many(f, ctx, batch, made);
 }
 
 #define QUERY_CHUNK_KEYS ((uint64_t)SWEEP_QUERY_BATCHES * KEY_BATCH)
 
 /* The "probably" answers of chunk c of keys [first, end). */
-static uint64_t query_chunk_at(const trial_setup *t, const filter *f, key_side side, uint64_t first, uint64_t end,
-                               uint64_t c)
+static uint64_t query_chunk_at(const trial_setup *t, const cell_filter *cf, key_side side, uint64_t first,
+                               uint64_t end, uint64_t c)
 {
     const uint64_t from = first + c * QUERY_CHUNK_KEYS;
-    return sweep_query_chunk(f, &t->ops, &t->ctx, t->ks, t->seed, t->c->n, side, from,
-                             end - from < QUERY_CHUNK_KEYS ? end : from + QUERY_CHUNK_KEYS);
+    const uint64_t to = end - from < QUERY_CHUNK_KEYS ? end : from + QUERY_CHUNK_KEYS;
+    if (t->plugin) {
+        key_batch batch[SWEEP_QUERY_BATCHES];
+        size_t made = fill_chunk(t->ks, t->seed, t->c->n, side, from, to, batch);
+        return filter_plugin_query(t->plugin, cf->handle, batch, made);
+    }
+    return sweep_query_chunk(&cf->f, &t->ops, &t->ctx, t->ks, t->seed, t->c->n, side, from, to);
 }
 
 /* query_range's chunks on the threads of the enclosing omp_set_num_threads
  * (out of line: trials_across says why). */
-static __attribute__((noinline)) uint64_t query_range_parallel(const trial_setup *t, const filter *f, key_side side,
+static __attribute__((noinline)) uint64_t query_range_parallel(const trial_setup *t, const cell_filter *f, key_side side,
                                                                uint64_t first, uint64_t end, uint64_t chunks)
 {
     uint64_t yes = 0;
@@ -161,7 +193,7 @@ static __attribute__((noinline)) uint64_t query_range_parallel(const trial_setup
 }
 
 /* Count "probably" answers over keys [first, end) of one side; parallel when asked. */
-static uint64_t query_range(const trial_setup *t, const filter *f, key_side side, uint64_t first,
+static uint64_t query_range(const trial_setup *t, const cell_filter *f, key_side side, uint64_t first,
                             uint64_t end, int parallel)
 {
     uint64_t yes = 0;
@@ -176,13 +208,62 @@ static uint64_t query_range(const trial_setup *t, const filter *f, key_side side
     return yes;
 }
 
-static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter *f, int parallel,
+/* ---- a cell's filter: a built-in layout or a plugin -------------------- */
+
+static int cell_filter_open(const trial_setup *t, cell_filter *cf)
+{
+    memset(cf, 0, sizeof *cf);
+    return t->plugin ? 0 : filter_init(&cf->f, t->c->layout, t->c->m, t->c->k);
+}
+
+static void cell_filter_close(const trial_setup *t, cell_filter *cf)
+{
+    if (!t->plugin)
+        filter_free(&cf->f);
+    else if (cf->handle != NULL)
+        t->plugin->api->destroy(cf->handle);
+    cf->handle = NULL;
+}
+
+/* An empty filter for the trial: 0, or -1 when a plugin's create gave NULL. */
+static int cell_filter_begin(const trial_setup *t, cell_filter *cf)
+{
+    if (!t->plugin) {
+        filter_clear(&cf->f);
+        return 0;
+    }
+    cell_filter_close(t, cf);
+    cf->handle = t->plugin->api->create(t->c->m, t->c->k, t->c->n, t->seed);
+    return cf->handle != NULL ? 0 : -1;
+}
+
+/* What the filter says of itself once filled: m, bits set, memory. */
+static void cell_filter_measure(const trial_setup *t, const cell_filter *cf, trial_result *r)
+{
+    if (!t->plugin) {
+        r->m_built = t->c->m;
+        r->bits_set = filter_bits_set(&cf->f);
+        r->memory_bytes = layout_bytes(t->c->layout, t->c->m);
+        r->saturations = cf->f.saturations;
+        r->bad_deletes = cf->f.bad_deletes;
+        return;
+    }
+    const bloomlab_filter_api *api = t->plugin->api;
+    r->m_built = api->bits ? api->bits(cf->handle) : t->c->m;
+    r->bits_set = api->bits_set ? api->bits_set(cf->handle) : 0;
+    r->memory_bytes = api->size_bytes(cf->handle);
+}
+
+static void run_trial(const experiment *e, const cell *c, uint64_t trial, cell_filter *f, int parallel,
                       trial_result *r)
 {
     trial_setup t;
     setup_trial(e, c, trial, &t);
     memset(r, 0, sizeof *r);
-    filter_clear(f);
+    if (cell_filter_begin(&t, f) != 0) {
+        r->create_failed = r->aborted = 1;
+        return;
+    }
     double t0 = now_seconds();
     if (insert_range(&t, f, 0, c->n) != 0) {
         r->aborted = 1;
@@ -190,21 +271,23 @@ static void run_trial(const experiment *e, const cell *c, uint64_t trial, filter
     }
     double t1 = now_seconds();
     r->seconds_insert = t1 - t0;
-    r->bits_set = filter_bits_set(f);
+    cell_filter_measure(&t, f, r);
     uint64_t check_from = 0, check_to = c->n < PRESENT_CHECK ? c->n : PRESENT_CHECK;
-    if (c->measure == MEASURE_DELETE) {
-        remove_range(&t, f, 0, c->deletes);
+    if (c->measure == MEASURE_DELETE) { /* built-in layouts only: a plugin cannot delete (experiment.c) */
+        remove_range(&t, &f->f, 0, c->deletes);
         check_from = c->deletes;
         check_to = c->n;
     }
-    r->fpr_conditional = c->scheme == SCHEME_IDEAL ? filter_fpr_conditional(f) : NAN;
+    r->fpr_conditional = c->scheme == SCHEME_IDEAL ? filter_fpr_conditional(&f->f) : NAN;
     r->present_queries = check_to - check_from;
     r->false_negatives = r->present_queries - query_range(&t, f, KEY_PRESENT, check_from, check_to, parallel);
     double t2 = now_seconds();
     r->false_positives = query_range(&t, f, KEY_ABSENT, 0, c->queries, parallel);
     r->seconds_query = now_seconds() - t2;
-    r->saturations = f->saturations;
-    r->bad_deletes = f->bad_deletes;
+    if (!t.plugin) { /* counted by the deletes, after the fill was measured */
+        r->saturations = f->f.saturations;
+        r->bad_deletes = f->f.bad_deletes;
+    }
     r->aborted = interrupted != 0;
 }
 
@@ -215,10 +298,27 @@ typedef struct {
     layout_model layout; /* exact NaN where no formula exists */
 } cell_theory;
 
-static cell_theory theory_for(const cell *c)
+/* A plugin's own rate, when it gives one and it is a rate. */
+static double plugin_fpr(const filter_plugin *p, uint64_t m, uint64_t n, unsigned k)
 {
-    uint64_t m = c->m, n = c->n;
+    double v = p->api->fpr ? p->api->fpr(m, n, k) : NAN;
+    return v >= 0 && v <= 1 ? v : NAN;
+}
+
+/* The formulas at m, the filter's m as built.  A plugin's cell is set
+ * beside the standard filter's (classic, finite, exact, Var F, fill); its
+ * own formula, when it gives one, stands for the exact (fpr_exact, z). */
+static cell_theory theory_for(const experiment *e, const cell *c, uint64_t m)
+{
+    uint64_t n = c->n;
     unsigned k = c->k;
+    const filter_plugin *plugin = cell_plugin(e, c);
+    if (plugin != NULL) {
+        cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), model_for(LAYOUT_STANDARD, m, n, k)};
+        if (plugin->api->fpr != NULL)
+            t.layout.exact = plugin_fpr(plugin, m, n, k);
+        return t;
+    }
     cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), {NAN, NAN, NAN, NAN, NAN}};
     if (c->measure == MEASURE_DELETE) {
         if (c->layout != LAYOUT_COUNTING)
@@ -300,6 +400,9 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     uint64_t fp = 0, fn = 0, present = 0, saturations = 0, bad = 0;
     double seconds_insert = 0, seconds_query = 0;
     running rate = {0, 0, 0}, fill = {0, 0, 0};
+    const filter_plugin *plugin = cell_plugin(e, c);
+    const uint64_t m = r[0].m_built;
+    const int has_fill = plugin == NULL || plugin->api->bits_set != NULL;
     for (uint64_t t = 0; t < c->trials; t++) {
         fp += r[t].false_positives;
         fn += r[t].false_negatives;
@@ -309,11 +412,11 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
         seconds_insert += r[t].seconds_insert;
         seconds_query += r[t].seconds_query;
         running_add(&rate, (double)r[t].false_positives / (double)c->queries);
-        running_add(&fill, (double)r[t].bits_set / (double)c->m);
+        running_add(&fill, (double)r[t].bits_set / (double)m);
     }
     uint64_t asked = c->queries * c->trials;
     double fpr = (double)fp / (double)asked;
-    cell_theory th = theory_for(c);
+    cell_theory th = theory_for(e, c, m);
     model_columns mc = model_columns_for(c, &th, fp, fpr);
     double se_trials = c->trials >= 2 ? running_se(&rate) : NAN;
     dispersion spread = stats_dispersion(running_sd(&rate) * running_sd(&rate), stats_trial_variance(&mc.model),
@@ -321,16 +424,18 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     double conditional = NAN, z_query = NAN, z_filter = NAN;
     if (c->scheme == SCHEME_IDEAL && isfinite(th.layout.exact))
         conditional_z(c, r, fpr, &th, &conditional, &z_query, &z_filter);
-    double bits_per_item = c->n > 0 ? (double)c->m / (double)c->n : NAN;
+    double bits_per_item = c->n > 0 ? (double)m / (double)c->n : NAN;
     double inserts = (double)c->n * (double)c->trials;
 
-    char name[2 * EXPERIMENT_NAME_MAX + 3], hash[2 * HASH_NAME_MAX + 3], keys[2 * 512 + 3];
+    char name[2 * EXPERIMENT_NAME_MAX + 3], hash[2 * HASH_NAME_MAX + 3], keys[2 * 512 + 3],
+        filter_name[2 * FILTER_PLUGIN_SPEC_MAX + 3];
     csv_field(e->name, name, sizeof name);
+    csv_field(cell_filter_name(e, c), filter_name, sizeof filter_name);
     csv_field(cell_hash_name(e, c), hash, sizeof hash);
     csv_field(cell_keys_name(e, c), keys, sizeof keys);
     strbuf sb = {out, 0, size};
-    sb_printf(&sb, "%s,%s,%s,%s,%s,%llu,%llu,%u", name, layout_name(c->layout), hash,
-              scheme_name(c->scheme), keys, (unsigned long long)c->m,
+    sb_printf(&sb, "%s,%s,%s,%s,%s,%llu,%llu,%u", name, filter_name, hash,
+              cell_scheme_name(c), keys, (unsigned long long)m,
               (unsigned long long)c->n, c->k);
     sb_real(&sb, bits_per_item);
     sb_printf(&sb, ",%llu,%llu,%llu", (unsigned long long)c->trials, (unsigned long long)c->queries,
@@ -341,8 +446,8 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_real(&sb, mc.se);
     sb_real(&sb, th.classic);
     sb_real(&sb, th.layout.exact);
-    sb_real(&sb, fill.mean);
-    sb_real(&sb, running_sd(&fill));
+    sb_real(&sb, has_fill ? fill.mean : NAN);
+    sb_real(&sb, has_fill ? running_sd(&fill) : NAN);
     sb_real(&sb, th.layout.fill_expected);
     sb_real(&sb, mc.z);
     sb_printf(&sb, ",%.3f,%.3f", inserts > 0 ? 1e9 * seconds_insert / inserts : 0.0,
@@ -351,12 +456,12 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_real(&sb, th.layout.approx);
     sb_real(&sb, th.layout.fill_sd_expected);
     sb_real(&sb, c->n > 0 ? theory_k_opt(bits_per_item) : NAN);
-    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%s", (unsigned long long)layout_bytes(c->layout, c->m),
+    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%s", (unsigned long long)r[0].memory_bytes,
               measure_name(c->measure), (unsigned long long)c->deletes, (unsigned long long)present,
               (unsigned long long)fn, (unsigned long long)saturations, (unsigned long long)bad, sizing_name(c->sizing));
     sb_real(&sb, c->sizing != SIZING_NONE ? c->p_target : NAN);
     sb_real(&sb, th.layout.variance);
-    sb_printf(&sb, ",%u", model_k_best(c->layout, c->m, c->n, NULL, NULL));
+    sb_printf(&sb, ",%u", model_k_best(c->layout, m, c->n, NULL, NULL));
     sb_real(&sb, se_trials);
     sb_printf(&sb, ",%llu", (unsigned long long)(c->trials - 1));
     sb_real(&sb, spread.ratio);
@@ -383,7 +488,27 @@ static void degenerate_note(const experiment *e, size_t index, char *out, size_t
     char hash[HASH_NAME_MAX];
     text_printable(cell_hash_name(e, c), hash, sizeof hash);
     snprintf(out, size, "cell %zu (%s, hash %s, m = %llu, n = %llu, k = %u): every query answered \"probably\" (fpr = 1): the filter told nothing",
-             index, layout_name(c->layout), hash, (unsigned long long)c->m, (unsigned long long)c->n, c->k);
+             index, cell_filter_name(e, c), hash, (unsigned long long)c->m, (unsigned long long)c->n, c->k);
+}
+
+/* A row of measure = fpr with a false negative: present keys answered
+ * "absent", which no Bloom filter may do (a plugin's bug, or a hash that is
+ * not a function of the key).  Flagged on stderr and in the metadata. */
+static int row_has_false_negatives(const char *row)
+{
+    return strncmp(row_field_from_end(row, COLUMN_FROM_END_MEASURE), "fpr,", 4) == 0 &&
+           strtoull(row_field_from_end(row, COLUMN_FROM_END_FALSE_NEGATIVES), NULL, 10) > 0;
+}
+
+static void false_negatives_note(const experiment *e, size_t index, const char *row, char *out, size_t size)
+{
+    const cell *c = &e->cells[index];
+    char filter_name[FILTER_PLUGIN_SPEC_MAX];
+    text_printable(cell_filter_name(e, c), filter_name, sizeof filter_name);
+    snprintf(out, size, "cell %zu (%s, m = %llu, n = %llu, k = %u): %llu of %llu present keys answered \"absent\": false negatives, which a Bloom filter never gives",
+             index, filter_name, (unsigned long long)c->m, (unsigned long long)c->n, c->k,
+             strtoull(row_field_from_end(row, COLUMN_FROM_END_FALSE_NEGATIVES), NULL, 10),
+             strtoull(row_field_from_end(row, COLUMN_FROM_END_FALSE_NEGATIVES + 1), NULL, 10));
 }
 
 /* ---- journal, lock, output ---------------------------------------------- */
@@ -468,6 +593,12 @@ static void format_metadata(const experiment *e, const sweep_options *opt, const
             degenerate_note(e, i, note, sizeof note);
             sb_meta(sb, "degenerate", note);
         }
+    for (size_t i = 0; i < e->count; i++)
+        if (rows[i] && in_shard(i, opt) && row_has_false_negatives(rows[i])) {
+            char note[FILTER_PLUGIN_SPEC_MAX + 256];
+            false_negatives_note(e, i, rows[i], note, sizeof note);
+            sb_meta(sb, "false_negatives", note);
+        }
     sb_printf(sb, "# date: %s\n# wall_time_s: %.3f\n", date, wall);
 }
 
@@ -482,7 +613,7 @@ static int write_output(const experiment *e, const sweep_options *opt, const cha
     size_t cap = 3 * 8192 + strlen(SWEEP_HEADER);
     for (size_t i = 0; i < e->count; i++)
         if (rows[i])
-            cap += 2 * strlen(rows[i]) + 1 + HASH_NAME_MAX + 256; /* the row, perhaps its degenerate note */
+            cap += 2 * strlen(rows[i]) + 1 + HASH_NAME_MAX + FILTER_PLUGIN_SPEC_MAX + 512; /* the row, perhaps its notes */
     strbuf sb = {malloc(cap), 0, cap};
     if (sb.text == NULL) {
         fprintf(stderr, "bloomlab run: out of memory for the output\n");
@@ -629,10 +760,12 @@ static int lock_output(const char *output, run_files *f, int retries)
 static __attribute__((noinline)) int trials_across(const experiment *e, const cell *c, int threads, trial_result *r)
 {
     int failed = 0;
+    trial_setup setup;
+    setup_trial(e, c, 0, &setup);
 #pragma omp parallel num_threads(threads)
     {
-        filter f;
-        int ok = filter_init(&f, c->layout, c->m, c->k) == 0;
+        cell_filter f;
+        int ok = cell_filter_open(&setup, &f) == 0;
         if (!ok) {
 #pragma omp atomic write
             failed = 1;
@@ -644,7 +777,7 @@ static __attribute__((noinline)) int trials_across(const experiment *e, const ce
             else
                 r[t].aborted = 1;
         if (ok)
-            filter_free(&f);
+            cell_filter_close(&setup, &f);
     }
     return failed;
 }
@@ -665,7 +798,9 @@ static int prepare_output(const sweep_options *opt, run_files *f)
     return lock_output(opt->output, f, 8);
 }
 
-/* Run one cell's trials into r; parallel across trials, or inside each. */
+/* Run one cell's trials into r; parallel across trials, or inside each.
+ * 0; -1: no memory for a filter; -2: a plugin's create gave NULL; 1:
+ * interrupted. */
 static int run_cell(const experiment *e, const cell *c, int threads, trial_result *r)
 {
     int across = c->trials >= (uint64_t)threads && threads > 1;
@@ -673,17 +808,22 @@ static int run_cell(const experiment *e, const cell *c, int threads, trial_resul
     if (across) {
         failed = trials_across(e, c, threads, r);
     } else {
-        filter f;
-        if (filter_init(&f, c->layout, c->m, c->k) != 0)
+        trial_setup setup;
+        setup_trial(e, c, 0, &setup);
+        cell_filter f;
+        if (cell_filter_open(&setup, &f) != 0)
             return -1;
         if (threads > 1) /* one thread makes no OpenMP call (query_range says why) */
             use_threads(threads);
-        for (uint64_t t = 0; t < c->trials && !interrupted; t++)
+        for (uint64_t t = 0; t < c->trials && !interrupted && !(t > 0 && r[t - 1].create_failed); t++)
             run_trial(e, c, t, &f, threads > 1, &r[t]);
-        filter_free(&f);
+        cell_filter_close(&setup, &f);
     }
     if (failed)
         return -1;
+    for (uint64_t t = 0; t < c->trials; t++)
+        if (r[t].create_failed)
+            return -2;
     for (uint64_t t = 0; t < c->trials; t++)
         if (r[t].aborted || interrupted)
             return 1;
@@ -742,8 +882,14 @@ static int journal_append(FILE *journal, size_t index, const char *row)
 static void guard_cell(const experiment *e, size_t index, const run_files *f, int journalled, size_t done)
 {
     const cell *c = &e->cells[index];
-    char doing[HASH_NAME_MAX + 128], kept[1100], shown[960];
-    snprintf(doing, sizeof doing, "cell %zu (%s, hash %s)", index, layout_name(c->layout), cell_hash_name(e, c));
+    char doing[HASH_NAME_MAX + FILTER_PLUGIN_SPEC_MAX + 128], kept[1100], shown[960];
+    const filter_plugin *plugin = cell_plugin(e, c);
+    if (plugin != NULL)
+        snprintf(doing, sizeof doing, "cell %zu (the filter plugin %s, '%s')", index, plugin->spec, plugin->api->name);
+    else
+        snprintf(doing, sizeof doing, "cell %zu (%s, hash %s)", index, layout_name(c->layout), cell_hash_name(e, c));
+    /* a crash in a plugin filter is bad input, like any other fault of it */
+    guard_crash_status(plugin != NULL ? 2 : 0);
     if (journalled) {
         text_printable(f->journal, shown, sizeof shown);
         snprintf(kept, sizeof kept, "%zu finished cells are kept in %s", done, shown);
@@ -822,7 +968,13 @@ int sweep_run(const experiment *e, const sweep_options *opt)
         guard_cell(e, i, &files, journal != NULL, done_cells);
         trial_result *r = calloc(c->trials, sizeof *r);
         int rc = r ? run_cell(e, c, opt->threads, r) : -1;
-        if (rc < 0) {
+        if (rc == -2) {
+            const filter_plugin *p = cell_plugin(e, c);
+            progress_end(&line);
+            cli_error("run", "%s: the filter plugin %s ('%s'): create(m = %llu, k = %u, n = %llu) returned NULL", c->where,
+                      p->spec, p->api->name, (unsigned long long)c->m, c->k, (unsigned long long)c->n);
+            status = 2;
+        } else if (rc < 0) {
             progress_end(&line);
             cli_error("run", "%s: cannot allocate a filter of %llu bytes and %llu trial records", c->where,
                       (unsigned long long)layout_bytes(c->layout, c->m), (unsigned long long)c->trials);
@@ -838,6 +990,12 @@ int sweep_run(const experiment *e, const sweep_options *opt)
                 progress_end(&line);
                 cli_error("run", "cannot write the journal %s: %s", files.journal, strerror(failed));
                 status = 1;
+            }
+            if (row_has_false_negatives(row)) {
+                char note[FILTER_PLUGIN_SPEC_MAX + 256];
+                false_negatives_note(e, i, row, note, sizeof note);
+                progress_end(&line);
+                cli_error("run", "warning: %s", note);
             }
             if (row_is_degenerate(row)) {
                 char note[HASH_NAME_MAX + 256];
