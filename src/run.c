@@ -262,7 +262,9 @@ static const char SWEEP_USAGE[] =
     "Each value may be a list (a,b), a range (1..20, 8..24:2) or a geometric\n"
     "range (1e3..1e9*10); the grid is their product.\n"
     "\n"
-    "  --filter  standard|counting|partitioned|blocked512|register64|splitblock\n"
+    "  --filter  standard|counting|partitioned|blocked512|register64|splitblock, or\n"
+    "            plugin:PATH.so, a filter of your own (bloomlab/filter.h; it hashes\n"
+    "            keys itself: its rows say hash own, scheme own)\n"
     "  --hash    a name from bloomlab list, or plugin:PATH.so:SYMBOL (default xxh3_64)\n"
     "  --scheme  independent|double|enhanced|course|ideal|parquet|multiply|default\n"
     "            (default: each layout's own, multiply on blocked512 and register64,\n"
@@ -473,6 +475,12 @@ int cmd_theory(int argc, char **argv)
         return 2;
     }
     free(settings);
+    if (e.plugin_count > 0) { /* its rows would be the standard layout's under another name */
+        cli_error("theory", "--filter %s: theory gives the built-in layouts' formulas; measure a filter plugin with sweep or run",
+                  e.plugins[0].spec);
+        experiment_free(&e);
+        return 2;
+    }
     table rows;
     table_init(&rows, THEORY_TABLE, THEORY_COLUMNS);
     int out_of_memory = 0;

@@ -1,6 +1,6 @@
 /* test_install.c -- `make install` and `make uninstall`, GNU style, into a
  * temporary DESTDIR: exactly the listed files, a manual in step with every
- * command's --help, the plugin header and the library usable through
+ * command's --help, the plugin headers (hash, filter) and the library usable through
  * pkg-config (examples/embed.c built against the installed library, shared
  * and static, and run), and nothing left after uninstall. */
 #include <criterion/criterion.h>
@@ -94,6 +94,7 @@ Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 
     cr_assert_str_eq(files,
                      "./usr/bin/bloomlab\n"
                      "./usr/include/bloomlab/bloomlab.h\n"
+                     "./usr/include/bloomlab/filter.h\n"
                      "./usr/include/bloomlab/plugin.h\n"
                      "./usr/lib/libbloomlab.a\n"
                      "./usr/lib/libbloomlab.so\n"
@@ -129,6 +130,21 @@ Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 
     cr_assert_eq(r.status, 0, "the installed binary with the plugin: %s", r.err);
     cli_free(&r);
     snprintf(cmd, sizeof cmd, "%s/example.so", dir);
+    unlink(cmd);
+    /* and so does the example filter plugin, against bloomlab/filter.h */
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -Wall -Werror -shared -fPIC "
+             "$(PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_PATH=%s/usr/lib/pkgconfig pkg-config --cflags bloomlab) "
+             "-o %s/filter.so examples/plugin_filter.c -lm",
+             dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "--version >/dev/null && %s/usr/bin/bloomlab sweep --n 100 --m 1000 --k 3 --trials 1 "
+                              "--queries 100 --quiet --filter plugin:%s/filter.so",
+             dir, dir);
+    r = run_cli(cmd);
+    cr_assert_eq(r.status, 0, "the installed binary with the filter plugin: %s", r.err);
+    cli_free(&r);
+    snprintf(cmd, sizeof cmd, "%s/filter.so", dir);
     unlink(cmd);
     check_installed_library(dir);
 

@@ -614,12 +614,15 @@ static const char BAD_PLUGIN[] =
     "uint64_t hangs(const void *k, size_t n, uint64_t s) { (void)k; (void)n; while (late()) pause(); return (s + calls) * 0x9E3779B97F4A7C15ULL; }\n";
 
 /* The lines of stderr that bloomlab wrote: sh adds its own "Segmentation
- * fault" or "Aborted" for a child killed by a signal. */
+ * fault" or "Aborted" for a child killed by a signal.  Warnings of the
+ * cells that finished are not counted: BAD_PLUGIN's hash is not a function
+ * of the key (it counts its calls), so those cells have false negatives,
+ * and each is rightly warned of. */
 static int bloomlab_lines(const char *err)
 {
     int n = 0;
     for (const char *line = err; *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : line + strlen(line))
-        n += strncmp(line, "bloomlab", 8) == 0;
+        n += strncmp(line, "bloomlab", 8) == 0 && strncmp(line, "bloomlab run: warning: ", 23) != 0;
     return n;
 }
 
