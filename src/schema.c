@@ -39,9 +39,10 @@
     X(fpr_se, N, "rate", "standard error of fpr under the model (query noise and Var F), valid at any trial count",  \
       EVERY_ROW)                                                                                                      \
     X(fpr_classic, N, "rate", "the classic formula (1 - e^(-kn/m))^k", EVERY_ROW)                                     \
-    X(fpr_exact, N, "rate", "the layout's own exact formula (src/model.h)",                                            \
+    X(fpr_exact, N, "rate", "the layout's own exact formula (src/model.h); a filter plugin's own, else the standard's", \
       "rows whose layout has one (not deletes on a layout that cannot delete)")                                        \
-    X(fill, N, "fraction", "mean fraction of bits (counters) set after the inserts", EVERY_ROW)                       \
+    X(fill, N, "fraction", "mean fraction of bits (counters) set after the inserts",                                 \
+      "every row but a filter plugin's without bits_set")                                                             \
     X(fill_sd, N, "fraction", "standard deviation of fill over the trials", EVERY_ROW)                                \
     X(fill_expected, N, "fraction", "the model's expected fill", EVERY_ROW)                                            \
     X(z, N, "standard errors", "(fpr - fpr_exact) / fpr_se", "rows with fpr_exact")                                  \
