@@ -210,7 +210,7 @@ unit: deps $(TEST_INPUTS)
 
 # scripts/sweep-slurm.sh carried out by a real one-node Slurm started in a
 # temporary directory (Debian's slurm-wlm and munge, installed when missing
-# by scripts/deps-slurm.sh); needs root.  Not part of `make test`.
+# by scripts/deps.sh slurm); needs root.  Not part of `make test`.
 test-slurm: bin/bloomlab
 	sh scripts/test-slurm.sh
 
@@ -297,12 +297,12 @@ results/index.html: $(PAGES) scripts/experiment_page.py | bin/bloomlab
 pages: results/index.html
 
 # The pages in a real browser: headless chromium (installed by
-# scripts/deps-browser.sh when missing) loads each one; every figure must
+# scripts/deps.sh browser when missing) loads each one; every figure must
 # render with a non-zero size and no console message may appear.
 # Screenshots: build/report-check/NAME.png.  Not part of make test (a
 # browser is a large install; about a minute to run).
 report-check: pages
-	@sh scripts/deps-browser.sh
+	@sh scripts/deps.sh browser
 	$(PYTHON) scripts/report_check.py results build/report-check
 
 # The committed figures and report were drawn from the committed results

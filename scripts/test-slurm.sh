@@ -22,7 +22,7 @@
 #
 # Needs root: slurmd launches each job as the submitting user (setuid), and
 # munged and the daemons run as root here (SlurmUser=root).  The packages
-# come from scripts/deps-slurm.sh.  $BLOOMLAB names the binary (default
+# come from scripts/deps.sh slurm.  $BLOOMLAB names the binary (default
 # bin/bloomlab; `make test-slurm` builds it).
 set -eu
 
@@ -53,11 +53,11 @@ case "$bloomlab" in /*) ;; */*) bloomlab="$(pwd)/$bloomlab" ;; esac
 case "$experiment" in /*) ;; *) experiment="$(pwd)/$experiment" ;; esac
 name=$(basename "$experiment" .ini)
 
-step "installing what is missing (scripts/deps-slurm.sh)"
-sh "$here/scripts/deps-slurm.sh"
+step "installing what is missing (scripts/deps.sh slurm)"
+sh "$here/scripts/deps.sh" slurm
 for c in munged slurmctld slurmd sbatch sinfo squeue scontrol scancel; do
     command -v "$c" >/dev/null 2>&1 || PATH="$PATH:/usr/sbin:/sbin"
-    command -v "$c" >/dev/null 2>&1 || fail "'$c' is not installed (scripts/deps-slurm.sh)"
+    command -v "$c" >/dev/null 2>&1 || fail "'$c' is not installed (scripts/deps.sh slurm)"
 done
 done_step "$(slurmctld -V), $(munged -V 2>&1 | head -n 1)"
 
