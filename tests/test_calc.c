@@ -3,9 +3,12 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "calc.h"
+#include "csv.h"
+#include "helpers.h"
 #include "model.h"
 #include "theory.h"
 
@@ -88,6 +91,27 @@ Test(calc, smallest_m_meets_p_and_one_block_less_does_not, .timeout = 300)
                 cr_expect(smaller > ps[j], "%s n %g p %g: m - %llu already gives %.10g",
                           layout_name((layout_kind)layout), ns[i], ps[j], (unsigned long long)step, smaller);
             }
+}
+
+/* Issue 25's promise for split-block filters: `bloomlab calc --filter
+ * splitblock --p P` meets P at every p the parquet_sizing experiment asks,
+ * over its range of n, through the command itself. */
+Test(calc, splitblock_meets_every_parquet_p)
+{
+    const char *ns[] = {"1e3", "12589", "1e6", "1e7"}, *ps[] = {"0.1", "0.05", "0.01", "1e-3", "1e-4", "1e-5"};
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 6; j++) {
+            char args[200];
+            snprintf(args, sizeof args, "calc --filter splitblock --n %s --p %s --format csv", ns[i], ps[j]);
+            cli_result r = run_cli(args);
+            cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
+            csv_table t = csv_read(r.out);
+            cr_assert_eq(t.count, 1, "%s", r.out);
+            double achieved = csv_num(&t, t.rows[0], "p"), target = strtod(ps[j], NULL);
+            cr_expect(achieved <= target, "%s: p achieved %.10g", args, achieved);
+            csv_free(&t);
+            cli_free(&r);
+        }
 }
 
 Test(calc, other_pairs)
