@@ -181,7 +181,7 @@ Test(fresh, a_newer_binary_reruns_no_current_result, .timeout = 120)
         size_t len = strlen(ent->d_name);
         if (len < 5 || strcmp(ent->d_name + len - 4, ".ini") != 0 || strcmp(ent->d_name, "bench.ini") == 0)
             continue;
-        char args[600], result[600], rerun[700];
+        char args[600], result[600], rerun[1400];
         snprintf(args, sizeof args, "run experiments/%s --inputs", ent->d_name);
         snprintf(result, sizeof result, "results/%.*s.csv", (int)(len - 4), ent->d_name);
         snprintf(rerun, sizeof rerun, "run experiments/%s -o %s", ent->d_name, result);
