@@ -3,6 +3,7 @@
 #include "guard.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,18 @@ static const char *signal_name(int sig)
     }
 }
 
+/* Set by the first thread to take a fault: the work may run on several
+ * threads and more than one can fault at once (a plugin's add on every
+ * thread).  The others wait for the first one's end (its _exit, or its
+ * death by the signal) instead of printing a second line or dying first.
+ * atomic_flag is the one type C11 promises lock-free, so safe here. */
+static atomic_flag reporting = ATOMIC_FLAG_INIT;
+
 static void on_fatal(int sig)
 {
+    if (atomic_flag_test_and_set(&reporting))
+        for (;;)
+            pause();
     if (active) {
         active = 0;
         report(signal_name(sig), "");
@@ -96,7 +107,7 @@ void guard_install(void)
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = on_fatal;
-    sa.sa_flags = SA_RESETHAND;
+    sa.sa_flags = 0; /* not SA_RESETHAND: a second thread's fault would take the default action first */
     const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
     for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
         sigaction(fatal[i], &sa, NULL);
