@@ -249,7 +249,8 @@ static const flag_key GRID_FLAGS[] = {
     {"--m", "m"},           {"--bits-per-item", "bits_per_item"},             {"--n", "n"},
     {"--k", "k"},           {"--trials", "trials"},   {"--queries", "queries"}, {"--seed", "seed"},
     {"--seeds", "seeds"},
-    {"--measure", "measure"}, {"--deletes", "deletes"}, {"--sizing", "sizing"}, {"--p", "p"}};
+    {"--measure", "measure"}, {"--deletes", "deletes"}, {"--sizing", "sizing"}, {"--p", "p"},
+    {"--expected-n", "expected_n"}};
 #define GRID_FLAG_COUNT (sizeof GRID_FLAGS / sizeof GRID_FLAGS[0])
 
 static const char SWEEP_USAGE[] =
