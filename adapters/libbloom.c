@@ -10,9 +10,9 @@
  *
  * The ABI's create gets (m, k, expected_n, seed), so the adapter maps them:
  *   - p is the rate whose libbloom size is m at expected_n:
- *     p = exp(-(m / expected_n) (ln 2)^2); libbloom then recomputes its bits
- *     from that p (the same m, or one bit less by rounding: `bits` reports
- *     the bits libbloom built, from its public `bits` field);
+ *     p = exp(-((m + 1/2) / expected_n) (ln 2)^2), so that libbloom's own
+ *     (int)(entries bpe) is m again (the half bit keeps rounding off it);
+ *     `bits` reports the bits libbloom built, from its public `bits` field;
  *   - k must be libbloom's own `hashes` for that p: create refuses (NULL,
  *     and bloomlab stops with one line) when the k asked is another, so a
  *     row's k column is always the k libbloom hashes with;
@@ -39,7 +39,8 @@ static void *create(uint64_t m, unsigned k, uint64_t expected_n, uint64_t seed)
     struct bloom *b = calloc(1, sizeof *b);
     if (b == NULL)
         return NULL;
-    double p = exp(-((double)m / (double)expected_n) * LN2_SQUARED);
+    /* bits = (int)(entries * bpe) is m when bpe = (m + 1/2) / entries */
+    double p = exp(-(((double)m + 0.5) / (double)expected_n) * LN2_SQUARED);
     if (!(p > 0 && p < 1) || bloom_init(b, (int)expected_n, p) != 0) {
         free(b);
         return NULL;

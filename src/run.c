@@ -279,7 +279,9 @@ static const char SWEEP_USAGE[] =
     "  --deletes D\n"
     "  --sizing  parquet-classic|parquet-classic-nopow2|arrow-rs|arrow-rs-nopow2|\n"
     "            bloomlab|bloomlab-pow2: a split-block filter sized by the rule\n"
-    "            for n items at each --p RATE (instead of --m)\n";
+    "            for n items at each --p RATE (instead of --m)\n"
+    "  --expected-n N  a plugin filter's create is told to expect N items (default:\n"
+    "            the cell's n), so a filter made for N can be loaded with other n\n";
 
 static const char THEORY_USAGE[] =
     "usage: bloomlab theory --n LIST (--m LIST | --bits-per-item LIST) [--k LIST]\n"
