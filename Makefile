@@ -74,12 +74,21 @@ OBJCOPY       ?= objcopy
 EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run; generic.gp draws the
 # pages' figures (bloomlab report), not a figure of its own
-DEFAULT_EXP := $(filter-out bench,$(EXPERIMENTS))
+# Real libraries as filter plugins (adapters/), each built when its Debian
+# package's header is here: libbloom-dev (bloom.h), libleveldb-dev
+# (leveldb/filter_policy.h).  peer_libraries measures them and is left out of
+# the default run unless both are built.
+ADAPTER_INCLUDE ?= /usr/include
+ADAPTER_LIBBLOOM := $(if $(wildcard $(ADAPTER_INCLUDE)/bloom.h),build/adapters/libbloom.so)
+ADAPTER_LEVELDB  := $(if $(wildcard $(ADAPTER_INCLUDE)/leveldb/filter_policy.h),build/adapters/leveldb.so)
+ADAPTERS := $(strip $(ADAPTER_LIBBLOOM) $(ADAPTER_LEVELDB))
+CXX      ?= g++
+DEFAULT_EXP := $(filter-out bench $(if $(ADAPTER_LIBBLOOM),,peer_libraries) $(if $(ADAPTER_LEVELDB),,peer_libraries),$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp,$(wildcard plots/*.gp)))
 
 .PHONY: all deps build lib test unit asan-test results plots report pages report-check check-fresh full bench \
-        bench-peers clean fuzz FORCE install uninstall help test-slurm
+        bench-peers clean fuzz FORCE install uninstall help test-slurm adapters
 .DELETE_ON_ERROR:
 
 all: build results plots report pages
@@ -87,7 +96,7 @@ all: build results plots report pages
 deps:
 	@CC='$(CC)' sh scripts/deps.sh
 
-build: bin/bloomlab lib
+build: bin/bloomlab lib adapters
 
 lib: $(LIBBL_FILES)
 
@@ -185,7 +194,20 @@ build/plugin_filter.so: examples/plugin_filter.c include/bloomlab/filter.h build
 	@mkdir -p build
 	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lm
 
-TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES)
+# The adapters (a missing package: a one-line note, no failure).
+adapters: $(ADAPTERS)
+	@$(if $(ADAPTER_LIBBLOOM),:,echo "adapters: no $(ADAPTER_INCLUDE)/bloom.h (libbloom-dev): build/adapters/libbloom.so skipped")
+	@$(if $(ADAPTER_LEVELDB),:,echo "adapters: no $(ADAPTER_INCLUDE)/leveldb/filter_policy.h (libleveldb-dev): build/adapters/leveldb.so skipped")
+
+build/adapters/libbloom.so: adapters/libbloom.c include/bloomlab/filter.h build/flags
+	@mkdir -p build/adapters
+	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lbloom -lm
+
+build/adapters/leveldb.so: adapters/leveldb.cc include/bloomlab/filter.h build/flags
+	@mkdir -p build/adapters
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -Iinclude $(CPPFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lleveldb
+
+TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES) adapters
 
 # The batch, layout, CLI-run, shard and library suites again with the vector loops off, so
 # that the portable loops are tested on every machine; which loops ran in
@@ -248,6 +270,8 @@ plot_inputs = plots/$(1).gp results/$(1).csv $(PLOT_EXTRA_$(1))
 
 $(STALE)/results/%.csv: experiments/%.ini bin/bloomlab FORCE
 	+@sh scripts/stale.sh $@ results/$*.csv ./bin/bloomlab run $< --scale $(SCALE) --inputs
+# its inputs fingerprint reads the adapters' bytes: built first
+$(STALE)/results/peer_libraries.csv: $(ADAPTERS)
 $(EXP_RESULTS): results/%.csv: $(STALE)/results/%.csv | bin/bloomlab
 	./bin/bloomlab run experiments/$*.ini -o $@ --scale $(SCALE) --threads $(THREADS) && touch $@
 

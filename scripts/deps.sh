@@ -22,7 +22,10 @@ case "$SET" in
     build)
         PACKAGES="gcc make pkg-config libxxhash-dev libmurmurhash-dev libinih-dev \
 libcriterion-dev gnuplot-nox wamerican python3 python3-mpmath python3-numpy \
-libglib2.0-dev parallel zlib1g-dev"
+libglib2.0-dev parallel zlib1g-dev g++ libbloom-dev libleveldb-dev"
+        # g++, libbloom-dev and libleveldb-dev: the adapters (adapters/), real
+        # libraries measured as filter plugins; the Makefile skips an adapter
+        # whose header is absent, so a system without them still builds.
         # `make CC=clang`: Debian's clang, and LLVM's OpenMP runtime for -fopenmp.
         case "$(basename "${CC:-gcc}" | cut -d' ' -f1)" in
             clang*) PACKAGES="$PACKAGES clang libomp-dev" ;;

@@ -1078,6 +1078,68 @@ def parquet_sizing(rep):
 MY_TABLES = ["memory", "fill_m16_k3", "fpr_vs_k", "fpr_vs_bits", "optimal_k", "seed64", "seed64_words",
              "doubling", "deletion", "crawler", "million_at_1pct"]
 
+# ---- real libraries as peers (experiments/peer_libraries.ini) ---------------
+LN2_SQUARED = math.log(2) ** 2
+
+
+def _design_n(table):
+    """The expected_n the experiment made its filters for, from its file."""
+    source = table.meta.get("source", "")
+    root = os.path.dirname(os.path.abspath(table.path.rstrip("/")))
+    for path in (source, os.path.join(os.path.dirname(root), source)):
+        if path and os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    key, _, value = line.split(";")[0].partition("=")
+                    if key.strip() == "expected_n":
+                        return float(value)
+    raise Missing("%s: the experiment file %s (its expected_n) is not there" % (
+        os.path.basename(table.path), source or "(no # source)"))
+
+
+def _load_name(n, design):
+    ratio = n / design
+    return "n" if ratio == 1 else ("%gn" % ratio if ratio > 1 else "n/%g" % (1 / ratio))
+
+
+def peer_libraries(rep):
+    """Each adapter at each load: its promise, its own formula at the m and
+    k it built, the measurement, and whether it keeps the promise."""
+    t = rep.r.table("peer_libraries")
+    design = _design_n(t)
+    for row in t.rows:
+        name = os.path.basename(row["filter"])[:-3] if row["filter"].endswith(".so") else row["filter"]
+        m, n, k = num(row, "m"), num(row, "n"), int(num(row, "k"))
+        load = _load_name(n, design)
+        if name == "libbloom":
+            promise = math.exp(-(m + 0.5) / design * LN2_SQUARED)  # the p the adapter asked libbloom for
+            stated = "p = %s (made for %g)" % (pct(promise, 3), design)
+        elif name == "leveldb":
+            promise = 0.01
+            stated = "%g bits per key: ~1%% (leveldb/filter_policy.h)" % num(row, "bits_per_item")
+        else:
+            continue
+        own, se, fpr = num(row, "fpr_exact"), se_of(row), num(row, "fpr")
+        z = zscore(fpr, own, se)
+        if num(row, "false_negatives") > 0:
+            verdict = "differs: %d false negatives" % num(row, "false_negatives")
+        else:
+            verdict = stat_verdict(z)
+            verdict = ("agrees with its formula" + verdict[len("agrees"):] if verdict.startswith("agrees")
+                       else verdict + " from its formula")
+        z_promise = zscore(fpr, promise, se)
+        if z_promise < Z_AGREE:
+            plain = "keeps its promise at %s" % load if n <= design else "within its promise at %s" % load
+            if fpr < promise / 2 and n < design:
+                plain += " (%.3g times below it, underloaded)" % (promise / fpr) if fpr > 0 else " (no false positive)"
+        else:
+            plain = "exceeds %s by %.3g times at %s" % ("p" if name == "libbloom" else "its ~1%", fpr / promise, load)
+        if name == "leveldb":
+            plain += "; sized for the keys it is built over (m = %d)" % m
+        rep.row("%s at %s (n = %g)" % (name, load, n), stated,
+                "%s (classic, m = %d, k = %d)" % (pct(own, 4), m, k), rate_with_interval(row),
+                verdict, plain)
+
 
 def metadata(rep):
     rep.p("## The runs behind this report")
@@ -1186,6 +1248,9 @@ def main(argv):
     b.section("Sizing rules against their promise", lambda: parquet_sizing(b))
     b.figure("parquet_sizing", "Split-block filters sized by each rule: measured / promised FPR against n, "
              "with the 5-SE band of a filter whose rate were p")
+    b.p("# Real libraries as peers")
+    b.p("")
+    b.section("libbloom and LevelDB at the rate they promise", lambda: peer_libraries(b))
     metadata(b)
 
     c = rep.counts

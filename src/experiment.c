@@ -43,15 +43,16 @@ enum {
     G_DELETES,
     G_SIZING,
     G_P,
+    G_EXPECTED_N,
     G_COUNT
 };
 
 static const char *const GRID_KEYS[G_COUNT] = {"filter", "hash",   "scheme",  "keys",    "m",       "bits_per_item",
                                                "n",      "k",      "trials",  "queries", "measure", "deletes",
-                                               "sizing", "p"};
+                                               "sizing", "p",      "expected_n"};
 static const char *const GRID_DEFAULTS[G_COUNT] = {"standard", "xxh3_64", "default", "random64", NULL, NULL,
                                                    NULL,       "opt",     "10",     "100000",   "fpr", "0",
-                                                   NULL,       NULL};
+                                                   NULL,       NULL,     NULL};
 
 #define VALUE_MAX 4096
 #define MAX_GRIDS 64
@@ -197,7 +198,7 @@ static int spec_put(parse_state *st, grid_spec *spec, const char *key, const cha
          strcmp(key, "description") == 0))
         return parse_fail(st, "'%s' belongs in [experiment], not in a grid section%s", key, "");
     if (g < 0)
-        return parse_fail(st, "unknown key '%s' (keys: filter, hash, scheme, keys, m, bits_per_item, n, k, trials, queries, measure, deletes, sizing, p%s)",
+        return parse_fail(st, "unknown key '%s' (keys: filter, hash, scheme, keys, m, bits_per_item, n, k, trials, queries, measure, deletes, sizing, p, expected_n%s)",
                           key, st->in_experiment ? "; and name, seed, seeds, description in [experiment]" : "");
     if (strlen(value) >= VALUE_MAX)
         return parse_fail(st, "the value of '%s' is longer than %s characters", key, "4095");
@@ -478,6 +479,9 @@ static int finish_cell(builder *b, cell *c, double bits_per_item, int by_bits, u
     if (c->plugin && c->measure == MEASURE_DELETE)
         return build_fail(b, r[G_MEASURE].where ? r[G_MEASURE].where : wm, "measure = delete: the filter %s cannot delete (the plugin ABI has no delete)",
                           cell_filter_name(b->e, c));
+    if (c->expected_n && !c->plugin)
+        return build_fail(b, r[G_EXPECTED_N].where, "expected_n is the n a filter plugin's create is told to expect; the layout %s takes none",
+                          layout_name(c->layout));
     if (c->plugin && by_sizing)
         return build_fail(b, r[G_SIZING].where ? r[G_SIZING].where : wm, "sizing = %s sizes split-block filters, not the plugin %s",
                           sizing_name(c->sizing), cell_filter_name(b->e, c));
@@ -619,7 +623,7 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
             if (sizing_from_name(names[i], &rules[i]) != 0)
                 return build_fail(b, r[G_SIZING].where, "unknown sizing rule '%s' (%s)", names[i], sizing_names());
     }
-    number_list ms = {0}, ps = {0}, ns_ = {0}, ks = {0}, trials = {0}, queries = {0}, deletes = {0};
+    number_list ms = {0}, ps = {0}, ns_ = {0}, ks = {0}, trials = {0}, queries = {0}, deletes = {0}, expected = {0};
     int rc = -1;
     if (by_sizing) {
         if (numbers_of(b, r[G_P], "p", 0, -1e300, 1e300, &ps) != 0)
@@ -644,6 +648,14 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
         numbers_of(b, r[G_QUERIES], "queries", 1, 1, LIMIT_COUNT, &queries) != 0 ||
         numbers_of(b, r[G_DELETES], "deletes", 1, 0, LIMIT_COUNT, &deletes) != 0)
         goto done;
+    if (r[G_EXPECTED_N].value != NULL) {
+        if (numbers_of(b, r[G_EXPECTED_N], "expected_n", 1, 1, LIMIT_COUNT, &expected) != 0)
+            goto done;
+        if (expected.count != 1) {
+            build_fail(b, r[G_EXPECTED_N].where, "expected_n takes one value, not a list (%zu given)", expected.count);
+            goto done;
+        }
+    }
 
     for (size_t fi = 0; fi < nf; fi++)
         for (size_t hi = 0; hi < nh; hi++)
@@ -681,6 +693,7 @@ static int expand_grid(builder *b, const grid_spec *grid, const grid_spec *defau
                                             c.queries = (uint64_t)queries.values[qi];
                                             c.deletes = (uint64_t)deletes.values[di];
                                             c.measure = measure;
+                                            c.expected_n = expected.count ? (uint64_t)expected.values[0] : 0;
                                             if (finish_cell(b, &c, by_sizing ? 0 : ms.values[mi], by_bits,
                                                             (unsigned)ks.values[kk], r) != 0)
                                                 goto done;
@@ -695,6 +708,7 @@ done:
     number_list_free(&trials);
     number_list_free(&queries);
     number_list_free(&deletes);
+    number_list_free(&expected);
     return rc;
 }
 

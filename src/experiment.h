@@ -20,6 +20,10 @@
  *   sizing = parquet-classic, bloomlab   instead of m / bits_per_item (filter
  *   p = 0.01, 1e-4          splitblock): each rule of sizing.h sizes the filter
  *                           for n items at each target rate p
+ *   expected_n = 1e5        filter plugins only: the expected_n their create
+ *                           is told (one value; default: the cell's n), so
+ *                           that a filter made for 1e5 keys can be loaded
+ *                           with n = 2.5e4..4e5 (m and k are as given)
  *
  * With no grid section, [experiment] itself is the one grid.  Lists, ranges
  * and numbers are numbers.h's.  Every problem -- an unknown key, a bad
@@ -75,6 +79,7 @@ typedef struct {
     measure_kind measure;
     sizing_rule sizing; /* SIZING_NONE, or the rule that gave m from (n, p_target) */
     double p_target;    /* the rate the sizing rule was asked for */
+    uint64_t expected_n; /* a plugin's create is told this n; 0: the cell's n */
     char where[WHERE_MAX]; /* the file:line (or flag) that set this cell's m */
 } cell;
 
@@ -130,7 +135,7 @@ const char *cell_keys_name(const experiment *e, const cell *c);
 const char *measure_name(measure_kind m);
 
 /* Is `key` a grid key?  (filter, hash, scheme, keys, m, bits_per_item, n, k,
- * trials, queries, measure, deletes, sizing, p) */
+ * trials, queries, measure, deletes, sizing, p, expected_n) */
 int experiment_is_grid_key(const char *key);
 
 #endif

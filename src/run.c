@@ -249,7 +249,8 @@ static const flag_key GRID_FLAGS[] = {
     {"--m", "m"},           {"--bits-per-item", "bits_per_item"},             {"--n", "n"},
     {"--k", "k"},           {"--trials", "trials"},   {"--queries", "queries"}, {"--seed", "seed"},
     {"--seeds", "seeds"},
-    {"--measure", "measure"}, {"--deletes", "deletes"}, {"--sizing", "sizing"}, {"--p", "p"}};
+    {"--measure", "measure"}, {"--deletes", "deletes"}, {"--sizing", "sizing"}, {"--p", "p"},
+    {"--expected-n", "expected_n"}};
 #define GRID_FLAG_COUNT (sizeof GRID_FLAGS / sizeof GRID_FLAGS[0])
 
 static const char SWEEP_USAGE[] =
@@ -278,7 +279,9 @@ static const char SWEEP_USAGE[] =
     "  --deletes D\n"
     "  --sizing  parquet-classic|parquet-classic-nopow2|arrow-rs|arrow-rs-nopow2|\n"
     "            bloomlab|bloomlab-pow2: a split-block filter sized by the rule\n"
-    "            for n items at each --p RATE (instead of --m)\n";
+    "            for n items at each --p RATE (instead of --m)\n"
+    "  --expected-n N  a plugin filter's create is told to expect N items (default:\n"
+    "            the cell's n), so a filter made for N can be loaded with other n\n";
 
 static const char THEORY_USAGE[] =
     "usage: bloomlab theory --n LIST (--m LIST | --bits-per-item LIST) [--k LIST]\n"

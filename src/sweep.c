@@ -97,6 +97,8 @@ static uint64_t cell_seed(const experiment *e, const cell *c)
         h = mix64(h ^ parts[j]);
     if (c->plugin) /* its own cells, apart from the standard layout's */
         h = mix_text(h, cell_filter_name(e, c));
+    if (c->plugin && c->expected_n) /* given: part of the cell (absent, the seed is as before) */
+        h = mix64(h ^ c->expected_n);
     return mix_text(mix_text(h, cell_hash_name(e, c)), cell_keys_name(e, c));
 }
 
@@ -233,7 +235,8 @@ static int cell_filter_begin(const trial_setup *t, cell_filter *cf)
         return 0;
     }
     cell_filter_close(t, cf);
-    cf->handle = t->plugin->api->create(t->c->m, t->c->k, t->c->n, t->seed);
+    const uint64_t expected_n = t->c->expected_n ? t->c->expected_n : t->c->n; /* experiment.h */
+    cf->handle = t->plugin->api->create(t->c->m, t->c->k, expected_n, t->seed);
     return cf->handle != NULL ? 0 : -1;
 }
 
