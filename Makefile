@@ -62,7 +62,7 @@ ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 # OpenMP, CLI, inih, GLib or plugin loader).  Its objects are compiled
 # apart (build/pic/: position-independent, symbols hidden unless the API
 # marks them), so that the shared library exports the API alone.
-LIBBL_MODULES := library filters schemes hashes pcg cpu avx2 avx512 model theory
+LIBBL_MODULES := library filters schemes hashes pcg cpu avx2 avx512 model theory sbbf
 LIBBL_PIC     := $(LIBBL_MODULES:%=build/pic/%.o)
 LIBBL_CFLAGS   = $(filter-out -fopenmp,$(BL_CFLAGS)) -fPIC -fvisibility=hidden
 # What a program linking libbloomlab.a needs besides (also the .pc's Libs.private).

@@ -20,6 +20,7 @@
 #include "filters.h"
 #include "hashes.h"
 #include "model.h"
+#include "sbbf.h"
 #include "schemes.h"
 #include "version.h"
 
@@ -27,6 +28,8 @@
 #define LIBRARY_M_MAX 1000000000000000ULL
 /* The hash every filter of this library uses (the registry's name). */
 #define LIBRARY_HASH "xxh3_64"
+/* What a Parquet filter hashes with (the format fixes it: XXH64, seed 0). */
+#define PARQUET_HASH "xxh64"
 
 #define MAGIC "BLOOMLAB"
 #define NAME_FIELD 16 /* bytes of a name in the header, NUL-padded */
@@ -96,8 +99,8 @@ static int check_size(layout_kind layout, uint64_t m, unsigned k, char *err, siz
 
 /* An empty filter of a checked (layout, m, k) hashing at seed; NULL when
  * there is no memory. */
-static bloomlab_filter *filter_new(layout_kind layout, uint64_t m, unsigned k, uint64_t seed, char *err,
-                                   size_t err_size)
+static bloomlab_filter *filter_new(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, uint64_t seed,
+                                   char *err, size_t err_size)
 {
     bloomlab_filter *bf = calloc(1, sizeof *bf);
     if (bf == NULL || filter_init(&bf->f, layout, m, k) != 0) {
@@ -111,7 +114,7 @@ static bloomlab_filter *filter_new(layout_kind layout, uint64_t m, unsigned k, u
         set_error(err, err_size, "internal error: no hash %s", LIBRARY_HASH);
         return NULL;
     }
-    bf->scheme = layout_default_scheme(layout);
+    bf->scheme = scheme;
     bf->ctx = (scheme_ctx){.hash = &bf->hash, .seed = seed, .log2_m = log2_floor(m)};
     bf->ops = filter_ops_for(layout, bf->scheme);
     return bf;
@@ -126,7 +129,7 @@ bloomlab_filter *bloomlab_create_mk(const char *layout_text, uint64_t m_bits, un
     const uint64_t m = m_bits >= 1 && m_bits <= LIBRARY_M_MAX ? layout_fit_m(layout, m_bits) : m_bits;
     if (check_size(layout, m, k, err, err_size) != 0)
         return NULL;
-    return filter_new(layout, m, k, BLOOMLAB_SEED, err, err_size);
+    return filter_new(layout, layout_default_scheme(layout), m, k, BLOOMLAB_SEED, err, err_size);
 }
 
 bloomlab_filter *bloomlab_create(const char *layout_text, uint64_t n, double p, char *err, size_t err_size)
@@ -151,7 +154,7 @@ bloomlab_filter *bloomlab_create(const char *layout_text, uint64_t n, double p, 
     }
     if (check_size(layout, m, k, err, err_size) != 0)
         return NULL;
-    return filter_new(layout, m, k, BLOOMLAB_SEED, err, err_size);
+    return filter_new(layout, layout_default_scheme(layout), m, k, BLOOMLAB_SEED, err, err_size);
 }
 
 void bloomlab_free(bloomlab_filter *f)
@@ -330,7 +333,7 @@ size_t bloomlab_serialise(const bloomlab_filter *f, void *buf, size_t buf_size)
     put_le(out + AT_K, f->f.k, 4);
     put_name(out + AT_LAYOUT, layout_name(f->f.layout));
     put_name(out + AT_SCHEME, scheme_name(f->scheme));
-    put_name(out + AT_HASH, f->hash.name);
+    put_name(out + AT_HASH, f->scheme == SCHEME_PARQUET ? PARQUET_HASH : f->hash.name);
     put_le(out + AT_SEED, f->ctx.seed, 8);
     put_le(out + AT_M, f->f.m, 8);
     put_le(out + AT_BITSET_BYTES, 8 * words, 8);
@@ -391,6 +394,7 @@ static int check_frame(const unsigned char *in, size_t len, uint64_t *bitset_byt
 
 typedef struct {
     layout_kind layout;
+    scheme_kind scheme;
     uint64_t m, seed;
     unsigned k;
 } header_fields;
@@ -406,13 +410,18 @@ static int read_fields(const unsigned char *in, uint64_t bitset_bytes, header_fi
     }
     if (layout_named(layout, &h->layout, err, err_size) != 0)
         return -1;
-    const char *scheme_used = scheme_name(layout_default_scheme(h->layout));
-    if (strcmp(scheme, scheme_used) != 0) {
-        set_error(err, err_size, "scheme '%.15s': this library's %s filters use %s", scheme, layout, scheme_used);
+    /* a Parquet filter (splitblock, the format's own hash) or the layout's default */
+    const int parquet = h->layout == LAYOUT_SPLITBLOCK && strcmp(scheme, scheme_name(SCHEME_PARQUET)) == 0;
+    h->scheme = parquet ? SCHEME_PARQUET : layout_default_scheme(h->layout);
+    if (strcmp(scheme, scheme_name(h->scheme)) != 0) {
+        set_error(err, err_size, "scheme '%.15s': this library's %s filters use %s", scheme, layout,
+                  scheme_name(h->scheme));
         return -1;
     }
-    if (strcmp(hash, LIBRARY_HASH) != 0) {
-        set_error(err, err_size, "hash '%.15s': this library hashes with %s", hash, LIBRARY_HASH);
+    const char *hash_used = parquet ? PARQUET_HASH : LIBRARY_HASH;
+    if (strcmp(hash, hash_used) != 0) {
+        set_error(err, err_size, "hash '%.15s': this library's %s %s filters hash with %s", hash, layout, scheme,
+                  hash_used);
         return -1;
     }
     h->seed = get_le(in + AT_SEED, 8);
@@ -469,10 +478,59 @@ bloomlab_filter *bloomlab_load(const void *buf, size_t len, char *err, size_t er
     const uint64_t bits = h.layout == LAYOUT_COUNTING ? 4 * h.m : h.m;
     if (check_padding(in + AT_BITSET, words, bits, err, err_size) != 0)
         return NULL;
-    bloomlab_filter *f = filter_new(h.layout, h.m, h.k, h.seed, err, err_size);
+    bloomlab_filter *f = filter_new(h.layout, h.scheme, h.m, h.k, h.seed, err, err_size);
     if (f == NULL)
         return NULL;
     for (uint64_t w = 0; w < words; w++)
         f->f.words[w] = get_le(in + AT_BITSET + 8 * w, 8);
     return f;
+}
+
+/* ---- Apache Parquet's form (sbbf.h) --------------------------------------- */
+
+/* sbbf.c writes its reasons into a buffer of its own: err may be NULL here. */
+#define SBBF_WHY 400
+
+bloomlab_filter *bloomlab_create_parquet(uint64_t bitset_bytes, char *err, size_t err_size)
+{
+    char why[SBBF_WHY];
+    if (sbbf_bytes_ok(bitset_bytes, why, sizeof why) != 0) {
+        set_error(err, err_size, "%s", why);
+        return NULL;
+    }
+    return filter_new(LAYOUT_SPLITBLOCK, SCHEME_PARQUET, 8 * bitset_bytes, 8, 0, err, err_size);
+}
+
+bloomlab_filter *bloomlab_load_parquet(const void *buf, size_t len, size_t *used, char *err, size_t err_size)
+{
+    if (buf == NULL) {
+        set_error(err, err_size, "no buffer (NULL)");
+        return NULL;
+    }
+    filter loaded;
+    char why[SBBF_WHY];
+    if (sbbf_load(&loaded, buf, len, used, why, sizeof why) != 0) {
+        set_error(err, err_size, "%s", why);
+        return NULL;
+    }
+    bloomlab_filter *f = filter_new(LAYOUT_SPLITBLOCK, SCHEME_PARQUET, loaded.m, 8, 0, err, err_size);
+    if (f != NULL)
+        memcpy(f->f.words, loaded.words, 8 * loaded.word_count);
+    filter_free(&loaded);
+    return f;
+}
+
+static int is_parquet(const bloomlab_filter *f) { return f != NULL && f->scheme == SCHEME_PARQUET; }
+
+size_t bloomlab_serialised_size_parquet(const bloomlab_filter *f)
+{
+    return is_parquet(f) ? sbbf_serialised_size(&f->f) : 0;
+}
+
+size_t bloomlab_serialise_parquet(const bloomlab_filter *f, void *buf, size_t buf_size)
+{
+    const size_t size = bloomlab_serialised_size_parquet(f);
+    if (size == 0 || buf == NULL || buf_size < size)
+        return 0;
+    return sbbf_serialise(&f->f, buf, buf_size);
 }

@@ -265,7 +265,7 @@ static int bytes_valid(uint64_t bytes)
     return bytes >= SBBF_MIN_BYTES && bytes <= SBBF_MAX_BYTES && bytes % 32 == 0;
 }
 
-static int bytes_ok(uint64_t bytes, char *err, size_t err_size)
+int sbbf_bytes_ok(uint64_t bytes, char *err, size_t err_size)
 {
     if (!bytes_valid(bytes)) {
         snprintf(err, err_size, "numBytes = %llu is not a whole number of 32-byte blocks from %u to %u",
@@ -277,7 +277,7 @@ static int bytes_ok(uint64_t bytes, char *err, size_t err_size)
 
 int sbbf_init(filter *f, uint64_t bytes, char *err, size_t err_size)
 {
-    if (bytes_ok(bytes, err, err_size) != 0)
+    if (sbbf_bytes_ok(bytes, err, err_size) != 0)
         return -1;
     if (filter_init(f, LAYOUT_SPLITBLOCK, 8 * bytes, 8) != 0) {
         snprintf(err, err_size, "no memory for a filter of %llu bytes", (unsigned long long)bytes);
@@ -359,7 +359,7 @@ int sbbf_load(filter *f, const uint8_t *data, size_t len, size_t *used, char *er
     if (read_header(&r, &bytes) != 0)
         return -1;
     char why[200];
-    if (bytes_ok(bytes, why, sizeof why) != 0) {
+    if (sbbf_bytes_ok(bytes, why, sizeof why) != 0) {
         snprintf(err, err_size, "the Bloom filter header (%zu bytes): %s", r.at, why);
         return -1;
     }

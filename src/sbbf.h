@@ -41,6 +41,10 @@
 /* The longest header bloomlab writes (numBytes up to 2^31 needs 5 varint bytes). */
 #define SBBF_HEADER_MAX 20u
 
+/* 0 when `bytes` is a bitset size a Parquet writer makes (a multiple of 32
+ * within the bounds above), else -1 with the reason. */
+int sbbf_bytes_ok(uint64_t bytes, char *err, size_t err_size);
+
 /* An empty split-block filter of `bytes` bytes (a multiple of 32 within the
  * bounds above).  0, or -1 (a bad size, or no memory) with a reason. */
 int sbbf_init(filter *f, uint64_t bytes, char *err, size_t err_size);

@@ -158,6 +158,32 @@ BLOOMLAB_API size_t bloomlab_serialise(const bloomlab_filter *f, void *buf, size
  * hash, sizes that do not agree, or no memory. */
 BLOOMLAB_API bloomlab_filter *bloomlab_load(const void *buf, size_t len, char *err, size_t err_size);
 
+/* APACHE PARQUET.  A Parquet column chunk's split-block Bloom filter, bit for
+ * bit as the format defines it: 256-bit blocks of eight 32-bit words, a
+ * value's hash XXH64(its plain-encoded bytes, seed 0), its block
+ * ((h >> 32) * blocks) >> 32 and in word i the bit (uint32(h) * SALT[i]) >> 27;
+ * the stored form is a Thrift compact BloomFilterHeader (numBytes, BLOCK,
+ * XXHASH, UNCOMPRESSED) and the bitset.  Such a filter is a splitblock
+ * filter whose add and contains hash as Parquet does (add the bytes Parquet
+ * hashes: an int64 column's values as 8 little-endian bytes); the other
+ * calls, and bloomlab_serialise / bloomlab_load (scheme "parquet", hash
+ * "xxh64"), take it as they take any filter.
+ *
+ * bloomlab_create_parquet: an empty one of bitset_bytes bytes (a multiple
+ * of 32 from 32 to 128 MiB, as Parquet writers make them).
+ * bloomlab_load_parquet: one read from the header and bitset in buf[0, len)
+ * (*used gets the bytes read; used may be NULL); NULL with the byte offset
+ * and what was found when the header is malformed, names another
+ * algorithm, hash or compression, or the bitset is short.
+ * bloomlab_serialise_parquet: header and bitset into buf; the bytes
+ * written, or 0 when f is not a Parquet filter or buf is too small (see
+ * bloomlab_serialised_size_parquet). */
+BLOOMLAB_API bloomlab_filter *bloomlab_create_parquet(uint64_t bitset_bytes, char *err, size_t err_size);
+BLOOMLAB_API bloomlab_filter *bloomlab_load_parquet(const void *buf, size_t len, size_t *used, char *err,
+                                                    size_t err_size);
+BLOOMLAB_API size_t bloomlab_serialised_size_parquet(const bloomlab_filter *f);
+BLOOMLAB_API size_t bloomlab_serialise_parquet(const bloomlab_filter *f, void *buf, size_t buf_size);
+
 #ifdef __cplusplus
 }
 #endif
