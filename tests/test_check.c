@@ -157,3 +157,40 @@ Test(check, help_names_every_option, .timeout = 30)
     cr_assert(strstr(r.out, "  check ") != NULL, "%s", r.out);
     cli_free(&r);
 }
+
+/* A plugin whose create gives NULL, or that crashes in contains: bad input,
+ * one line, exit 2, nothing written. */
+static const char FAULTY[] =
+    "#include <bloomlab/filter.h>\n#include <stdlib.h>\n"
+    "static void *create(uint64_t m, unsigned k, uint64_t n, uint64_t s) { (void)m; (void)k; (void)n; (void)s;\n"
+    "#ifdef CREATE_NULL\n  return NULL;\n#endif\n  return calloc(1, 8); }\n"
+    "static void destroy(void *p) { free(p); }\n"
+    "static void add(void *p, const void *k, size_t n) { (void)p; (void)k; (void)n; }\n"
+    "static int contains(const void *p, const void *k, size_t n) { (void)p; (void)k;\n"
+    "  if (n > 100) return *(volatile int *)(uintptr_t)8; return 1; }\n"
+    "static uint64_t size(const void *p) { (void)p; return 8; }\n"
+    "const bloomlab_filter_api bloomlab_filter_plugin = {BLOOMLAB_FILTER_ABI, \"faulty\", create, destroy, add, contains, size,\n"
+    "  NULL, NULL, NULL, NULL, NULL, NULL};\n";
+
+Test(check, a_plugin_failing_while_running_is_one_line_and_exit_2, .timeout = 60)
+{
+    char *dir = temp_dir(), c_path[700], so[700], out[700], cmd[2400];
+    snprintf(c_path, sizeof c_path, "%s/faulty.c", dir);
+    snprintf(out, sizeof out, "%s/out.csv", dir);
+    write_text(c_path, FAULTY);
+    static const char *const DEFINES[] = {"-DCREATE_NULL", ""};
+    static const char *const SAYS[] = {"returned NULL", "crashed (SIGSEGV"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(so, sizeof so, "%s/faulty%zu.so", dir, i);
+        snprintf(cmd, sizeof cmd, "cc -std=c11 -shared -fPIC -O1 -Iinclude %s -o '%s' '%s'", DEFINES[i], so, c_path);
+        cr_assert_eq(system(cmd), 0, "%s", cmd);
+        snprintf(cmd, sizeof cmd, "check plugin:%s --n 1000 --quick -o %s", so, out);
+        cli_result r = run_cli(cmd);
+        cr_assert_eq(r.status, 2, "%s: exit %d: %s", cmd, r.status, r.err);
+        cr_assert(count_lines(r.err) == 1 && strstr(r.err, SAYS[i]) != NULL && strstr(r.err, so) != NULL, "%s", r.err);
+        cr_assert_str_eq(r.out, "");
+        cr_assert(!file_exists(out));
+        cli_free(&r);
+    }
+    remove_tree(dir);
+}
