@@ -14,5 +14,6 @@ int cmd_uniformity(int argc, char **argv);
 int cmd_calc(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@ static const command COMMANDS[] = {
     {"memory", cmd_memory, "RSS of an exact set (GHashTable) against a Bloom filter"},
     {"uniformity", cmd_uniformity, "chi-square test of bit-position uniformity per hash"},
     {"report", cmd_report, "a Markdown and a self-contained HTML page for a sweep CSV"},
+    {"check", cmd_check, "a conformance battery for a filter, built-in or plugin"},
 };
 
 static void usage(FILE *out)

@@ -206,6 +206,7 @@ Test(conventions, dash_o_dash_is_stdout_for_every_command, .timeout = 120)
         "memory --n 1e3 -o -",
         "uniformity --hash xxh3_64 --scheme double --keys random64 --m 256 --n 1e3 --k 3 -o -",
         "bench --min-bytes 16K --max-bytes 16K --filter standard --keys random64 --ops 1e4 -o -",
+        "check standard --n 2000 --quick -o -",
     };
     for (size_t i = 0; i < sizeof ARGS / sizeof ARGS[0]; i++) {
         cli_result r = run_cli(ARGS[i]);
@@ -324,7 +325,8 @@ Test(conventions, list_and_bench_take_format, .timeout = 60)
 Test(conventions, one_format_option_one_message)
 {
     static const char *const ARGS[] = {"calc --n 10 --p 0.1 --format xml", "theory --n 10 --m 100 --format xml",
-                                       "list --format xml", "bench --format xml"};
+                                       "list --format xml", "bench --format xml",
+                                       "check standard --format xml"};
     for (size_t i = 0; i < sizeof ARGS / sizeof ARGS[0]; i++) {
         cli_result r = run_cli(ARGS[i]);
         cr_expect_eq(r.status, 2, "%s", ARGS[i]);

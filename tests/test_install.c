@@ -167,7 +167,7 @@ Test(install, the_manual_follows_every_help_text, .timeout = 120)
     char *text = slurp(man);
     cr_assert_not_null(text);
     static const char *const COMMANDS[] = {"run", "sweep", "theory", "merge", "bench", "calc",
-                                           "demo", "list", "memory", "uniformity", "report"};
+                                           "demo", "list", "memory", "uniformity", "report", "check"};
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++) {
         char section[64];
         snprintf(section, sizeof section, ".SS %s\n", COMMANDS[i]);
