@@ -199,13 +199,20 @@ adapters: $(ADAPTERS)
 	@$(if $(ADAPTER_LIBBLOOM),:,echo "adapters: no $(ADAPTER_INCLUDE)/bloom.h (libbloom-dev): build/adapters/libbloom.so skipped")
 	@$(if $(ADAPTER_LEVELDB),:,echo "adapters: no $(ADAPTER_INCLUDE)/leveldb/filter_policy.h (libleveldb-dev): build/adapters/leveldb.so skipped")
 
+# An adapter's bytes are part of the inputs fingerprint of the experiments
+# that load it (results/peer_libraries.csv): built without debug
+# information and with the source directory mapped to ".", a fresh clone
+# anywhere makes the same bytes with the same compiler, and its `make`
+# finds that result current.
+ADAPTER_REPRODUCIBLE := -g0 -ffile-prefix-map=$(CURDIR)=.
+
 build/adapters/libbloom.so: adapters/libbloom.c include/bloomlab/filter.h build/flags
 	@mkdir -p build/adapters
-	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lbloom -lm
+	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(ADAPTER_REPRODUCIBLE) $(LDFLAGS) -shared -fPIC -o $@ $< -lbloom -lm
 
 build/adapters/leveldb.so: adapters/leveldb.cc include/bloomlab/filter.h build/flags
 	@mkdir -p build/adapters
-	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 -Iinclude $(CPPFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lleveldb
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 $(ADAPTER_REPRODUCIBLE) -Iinclude $(CPPFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lleveldb
 
 TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES) adapters
 
