@@ -34,8 +34,8 @@ do for [pass = 1:2] {
        ceil u 6:20 w lp lw 2 dt 3 lc rgb "black" t "dependent read"
   set ylabel "ns per insert"
   plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:13 w lp lc i t word(layouts, i), \
-       ceil u 6:($36 * 7) w lp lw 2 lc rgb "black" t "ceiling: 7 random bit sets", \
-       ceil u 6:36 w lp lw 2 dt 3 lc rgb "black" t "1 random bit set"
+       ceil u 6:($27 * 7) w lp lw 2 lc rgb "black" t "ceiling: 7 random bit sets", \
+       ceil u 6:27 w lp lw 2 dt 3 lc rgb "black" t "1 random bit set"
   set ylabel "ns per present query"
   plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:15 w lp lc i t word(layouts, i)
   unset logscale y

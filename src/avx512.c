@@ -519,7 +519,7 @@ BOTH_SOURCES(partitioned)
  * absent key fetches 1 + 2 f + 4 f^3 lines (2.5 at f = 1/2), a present one
  * all k.  The gathers of a phase are independent of each other, so one
  * phase keeps as many misses in flight as the core allows.  Measured at
- * n = 1e7, 10 bits a key (bloomlab bench --anchors, 12.5 MB against a
+ * n = 1e7, 10 bits a key (then bench --anchors, now --peers 1e7; 12.5 MB against a
  * 2 MiB L2): absent 20.0 -> 8.3 ns, present 20.2 either way.  In L2 the
  * compaction costs more than the gathers it saves on present keys (4.4 ->
  * 6.1 ns at 1e6), so filters.c keeps probe_query there. */
@@ -549,7 +549,7 @@ LOOP lanes8 live_lanes(const live_keys *lk, size_t s, __m512i r, const uint64_t 
 
 /* Groups of sixteen live keys whose lines are prefetched ahead of the
  * group being tested, into L2 (prefetcht1).  Measured at n = 1e7 and 1e8
- * (12.5 and 125 MB, bloomlab bench --anchors, three runs each), present
+ * (12.5 and 125 MB, then bench --anchors, now --peers, three runs each), present
  * keys, ns a key: no prefetch (the gathers alone) 20.9-21.0 and 56-59;
  * 2 groups ahead into L1 19.5-20.3 and 45-50; into L2, 2 groups ahead
  * 18.3-19.4 and 40-43, 4 ahead 19.1-19.7 and 37.5-40.7 (prefetcht2 the

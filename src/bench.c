@@ -27,6 +27,10 @@
 #include "sweep.h"
 #include "table.h"
 #include "cpu.h"
+#include "filter_plugin.h"
+#include "guard.h"
+#include "speed.h"
+#include "theory.h"
 #include "version.h"
 
 #define CMD "bench"
@@ -41,6 +45,8 @@
 #define DEFAULT_MIN_BYTES (16ULL << 10)
 #define DEFAULT_MAX_BYTES (256ULL << 20)
 #define DEFAULT_OPS 1000000ULL
+#define PLUGIN_ROUNDS 3 /* a plugin and bloomlab's standard layout: the least of this many interleaved rounds (speed.h) */
+#define MAX_PLUGINS 8
 
 /* ---- lines per query (bench.h) ------------------------------------------- */
 
@@ -434,7 +440,9 @@ typedef struct {
     int layouts[LAYOUT_COUNT];
     const char *keys[4];
     size_t key_count;
-    int anchors;
+    int layouts_given; /* a --filter named a layout: the others are off */
+    filter_plugin plugins[MAX_PLUGINS]; /* --filter plugin:PATH.so, in order */
+    size_t plugin_count;
     uint64_t peers_n; /* --peers N: the peers kit's configurations at n = N; 0: not asked */
     int quiet;
     const char *output;   /* -o: NULL or "-" is stdout */
@@ -442,8 +450,8 @@ typedef struct {
 } bench_options;
 
 static const char USAGE[] =
-    "usage: bloomlab bench [--max-bytes B] [--min-bytes B] [--filter LIST] [--keys LIST]\n"
-    "                      [--ops N] [--seed S] [--anchors] [--peers N] [-o FILE|-]\n"
+    "usage: bloomlab bench [--max-bytes B] [--min-bytes B] [--filter LIST]... [--keys LIST]\n"
+    "                      [--ops N] [--seed S] [--peers N] [-o FILE|-]\n"
     "                      [--format text|csv|json] [--quiet]\n"
     "\n"
     "Speed of every filter layout against its size (xxh3_64 + double, 10 bits\n"
@@ -456,15 +464,20 @@ static const char USAGE[] =
     "  --min-bytes B   smallest filter (default 16K); sizes go up by 4x\n"
     "  --max-bytes B   largest filter (default 256M; 2G for the full range)\n"
     "  --filter LIST   layouts (default all: standard,counting,partitioned,\n"
-    "                  blocked512,register64,splitblock)\n"
+    "                  blocked512,register64,splitblock) and filter plugins\n"
+    "                  (plugin:PATH.so, bloomlab/filter.h); repeatable, the\n"
+    "                  lists add up (layouts stay all when none is named).\n"
+    "                  At each size and key set a plugin is timed beside\n"
+    "                  bloomlab's standard layout of that size, interleaved,\n"
+    "                  the least of 3 rounds: the plugin at the standard's m\n"
+    "                  and k, or at the m and k of its own choose for n and\n"
+    "                  the standard's classic rate p when it has one (the\n"
+    "                  table and a '# plugin' line say which); rows of\n"
+    "                  section plugin, the plugin's name in column system.\n"
+    "                  Not pinned: taskset -c N bloomlab bench ... pins it\n"
     "  --keys LIST     random64 and/or urls (default both)\n"
     "  --ops N         timed operations per pass (default 1e6)\n"
     "  --seed S        (default 1)\n"
-    "  --anchors       the published configurations instead (fastfilter_cpp and\n"
-    "                  libbloom at n = 1e6, 1e7, 1e8): ours beside theirs, with\n"
-    "                  ratios, the ceiling at each one's size, and each bar to\n"
-    "                  beat (theirs / 1.5) beside the floor a one-pass loop\n"
-    "                  cannot pass there (lines touched x ceiling)\n"
     "  --peers N       the peers kit's configurations (../shared/peers: make\n"
     "                  bench-peers) at n = N keys: standard at 10 bits per key,\n"
     "                  k = 7; splitblock at 10.67 and 10 bits per key, k = 8;\n"
@@ -487,20 +500,42 @@ static const char USAGE[] =
     "vector level, e.g. to time the portable loops on the same machine.\n"
     "The CSV's '# loops:' line and the table's first line say which ran.\n";
 
-static int parse_layouts(const char *text, bench_options *o)
+/* One --filter's list: its layouts join those of earlier ones (the first
+ * turns the default, all, off), its plugins are loaded and checked now. */
+static int parse_filters(const char *text, bench_options *o)
 {
-    memset(o->layouts, 0, sizeof o->layouts);
-    char buf[256];
+    char buf[4096];
+    if (strlen(text) >= sizeof buf) {
+        cli_error(CMD, "--filter: the list is longer than %zu bytes", sizeof buf - 1);
+        return -1;
+    }
     snprintf(buf, sizeof buf, "%s", text);
     int any = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         while (*tok == ' ')
             tok++;
+        if (filter_plugin_named(tok)) {
+            char err[1200];
+            if (o->plugin_count == MAX_PLUGINS) {
+                cli_error(CMD, "--filter: at most %d plugins", MAX_PLUGINS);
+                return -1;
+            }
+            if (filter_plugin_resolve(tok, &o->plugins[o->plugin_count], err, sizeof err) != 0) {
+                cli_error(CMD, "--filter: %s", err);
+                return -1;
+            }
+            o->plugin_count++;
+            any = 1;
+            continue;
+        }
         layout_kind l;
         if (layout_from_name(tok, &l) != 0) {
-            cli_error(CMD, "--filter: unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock)", tok);
+            cli_error(CMD, "--filter: unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock, plugin:PATH.so)", tok);
             return -1;
         }
+        if (!o->layouts_given)
+            memset(o->layouts, 0, sizeof o->layouts);
+        o->layouts_given = 1;
         o->layouts[l] = 1;
         any = 1;
     }
@@ -591,7 +626,7 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
             if ((v = cli_flag_value(argc, argv, &i, CMD, "--seed")) == NULL || cli_u64(v, 0, UINT64_MAX, CMD, "--seed", &o->seed))
                 return -1;
         } else if (IS("--filter")) {
-            if ((v = cli_flag_value(argc, argv, &i, CMD, "--filter")) == NULL || parse_layouts(v, o))
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--filter")) == NULL || parse_filters(v, o))
                 return -1;
         } else if (IS("--keys")) {
             if ((v = cli_flag_value(argc, argv, &i, CMD, "--keys")) == NULL)
@@ -606,8 +641,6 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
             if ((v = cli_flag_value(argc, argv, &i, CMD, "--format")) == NULL || table_format_flag(CMD, v, &o->format))
                 return -1;
             format_given = 1;
-        } else if (strcmp(a, "--anchors") == 0) {
-            o->anchors = 1;
         } else if (IS("--peers")) {
             if ((v = cli_flag_value(argc, argv, &i, CMD, "--peers")) == NULL ||
                 cli_u64(v, 1000, 1ULL << 36, CMD, "--peers", &o->peers_n))
@@ -627,6 +660,10 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
     if ((double)o->max_bytes > 0.8 * ram) {
         cli_error(CMD, "--max-bytes: %llu bytes is more than 80%% of this machine's %.3g GB of memory",
                   (unsigned long long)o->max_bytes, ram / 1e9);
+        return -1;
+    }
+    if (o->peers_n != 0 && o->plugin_count != 0) {
+        cli_error(CMD, "--peers times the peers kit's configurations alone: a filter plugin is timed at the sizes (without --peers)");
         return -1;
     }
     if (o->min_bytes > o->max_bytes) {
@@ -671,16 +708,15 @@ static void sb_add(sbuf *s, const char *fmt, ...)
 #define BENCH_DIGITS 6
 
 typedef struct {
-    const char *section, *filter, *hash, *scheme, *keys, *anchor;
+    const char *section, *filter, *hash, *scheme, *keys, *system;
     uint64_t bytes, m, n;
     unsigned k;
-    double v[26]; /* bits_per_item .. ratio_present, then ns_update, fraction_insert (V_*) */
+    double v[18]; /* bits_per_item .. fraction_present, then ns_update, fraction_insert (V_*) */
 } row;
 
 enum {
     V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_NS_ABSENT_SWEEP, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
     V_NS_DEP, V_NS_INDEP, V_LINES_ABSENT, V_LINES_PRESENT, V_FRAC_ABSENT, V_FRAC_PRESENT,
-    V_A_INSERT, V_A_BULK, V_A_ABSENT, V_A_PRESENT, V_R_INSERT, V_R_BULK, V_R_ABSENT, V_R_PRESENT,
     V_NS_UPDATE, V_FRAC_INSERT, V_COUNT
 };
 
@@ -690,7 +726,8 @@ static void row_blank(row *r, const char *section)
 {
     memset(r, 0, sizeof *r);
     r->section = section;
-    r->filter = r->hash = r->scheme = r->keys = r->anchor = "";
+    r->filter = r->hash = r->scheme = r->keys = "";
+    r->system = "bloomlab";
     for (size_t i = 0; i < sizeof r->v / sizeof r->v[0]; i++)
         r->v[i] = NAN;
 }
@@ -711,9 +748,7 @@ static void row_fields(const row *r, char field[BENCH_COLUMNS][BENCH_FIELD], con
         fields[c] = field[c];
     }
     for (int i = V_BPI; i < V_COUNT; i++, c++) {
-        if (i == V_A_INSERT) /* anchor and peak_rss_bytes sit among the values */
-            fields[c++] = r->anchor;
-        if (i == V_NS_UPDATE) {
+        if (i == V_NS_UPDATE) { /* peak_rss_bytes sits among the values */
             snprintf(field[c], BENCH_FIELD, "%llu", (unsigned long long)peak_rss_bytes());
             fields[c] = field[c];
             c++;
@@ -721,6 +756,7 @@ static void row_fields(const row *r, char field[BENCH_COLUMNS][BENCH_FIELD], con
         table_real(field[c], BENCH_FIELD, r->v[i], BENCH_DIGITS);
         fields[c] = field[c];
     }
+    fields[c++] = r->system; /* the last column (schema.c) */
 }
 
 static void human_bytes(uint64_t bytes, char *out, size_t size)
@@ -879,6 +915,82 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     return 0;
 }
 
+/* The row of one filter timed by speed_interleaved. */
+static void speed_row(bench_run *b, const speed_result *t, uint64_t n, unsigned k, const char *filter_name,
+                      const char *hash, const char *scheme, const char *keys_name, const char *system)
+{
+    row r;
+    row_blank(&r, "plugin");
+    r.filter = filter_name;
+    r.hash = hash;
+    r.scheme = scheme;
+    r.keys = keys_name;
+    r.system = system;
+    r.bytes = t->bytes;
+    r.m = t->m;
+    r.n = n;
+    r.k = k;
+    r.v[V_BPI] = (double)t->m / (double)n;
+    r.v[V_FILL] = t->fill;
+    r.v[V_FPR] = t->fpr;
+    r.v[V_NS_INSERT] = t->insert;
+    r.v[V_NS_ABSENT] = t->absent;
+    r.v[V_NS_PRESENT] = t->present;
+    r.v[V_MOPS_INSERT] = 1e3 / t->insert;
+    r.v[V_MOPS_ABSENT] = 1e3 / t->absent;
+    r.v[V_MOPS_PRESENT] = 1e3 / t->present;
+    row_add(b, &r);
+}
+
+/* A filter plugin beside bloomlab's standard layout of `bytes`: the
+ * standard's m, n and k, or the plugin's choose at n and the standard's
+ * classic rate; both timed interleaved (speed.h), a row each.  0, or -1
+ * after one line. */
+static int run_plugin_cell(bench_run *b, const filter_plugin *p, const keyset *ks, const char *keys_name,
+                           uint64_t bytes)
+{
+    bench_cell std = {LAYOUT_STANDARD, SCHEME_DOUBLE, b->hash, ks, 0, 0, 0, b->o->ops, b->o->seed};
+    size_cell(LAYOUT_STANDARD, bytes, &std.m, &std.n, &std.k);
+    uint64_t m = std.m;
+    unsigned k = std.k;
+    const double p_classic = theory_fpr_classic(std.m, std.n, std.k);
+    if (p->api->choose != NULL) {
+        if (p->api->choose(std.n, p_classic, &m, &k) != 0 || m == 0 || k < 1 || k > 64) {
+            cli_error(CMD, "filter '%s' ('%s'): its choose cannot meet p = %.4g at n = %llu", p->spec, p->api->name,
+                      p_classic, (unsigned long long)std.n);
+            return -1;
+        }
+    }
+    const speed_filter f[2] = {{p, LAYOUT_STANDARD, SCHEME_DOUBLE, NULL, m, k},
+                               {NULL, LAYOUT_STANDARD, SCHEME_DOUBLE, b->hash, std.m, std.k}};
+    speed_result t[2];
+    int rc = speed_interleaved(f, std.n, b->o->ops, ks, b->o->seed, PLUGIN_ROUNDS, t);
+    if (rc == -2) {
+        cli_error(CMD, "filter '%s' ('%s'): its create refused m = %llu, k = %u for n = %llu", p->spec, p->api->name,
+                  (unsigned long long)m, k, (unsigned long long)std.n);
+        return -1;
+    }
+    if (rc != 0) {
+        cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)bytes);
+        return -1;
+    }
+    if (t[1].present_missing != 0) {
+        cli_error(CMD, "standard: a present key was answered absent (a bug)");
+        return -1;
+    }
+    speed_row(b, &t[1], std.n, std.k, "standard", b->hash->name, "double", keys_name, "bloomlab");
+    speed_row(b, &t[0], std.n, k, p->spec, "own", "own", keys_name, p->api->name);
+    char hb[32];
+    human_bytes(bytes, hb, sizeof hb);
+    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (m = %llu, k = %u%s; fpr %.4g%s)\n", hb,
+         p->api->name, keys_name, t[0].insert, t[0].absent, t[0].present, (unsigned long long)t[0].m, k,
+         p->api->choose ? ", its choose" : ", the standard's", t[0].fpr,
+         t[0].present_missing ? "; present keys answered absent" : "");
+    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (beside it: interleaved, least of %d)\n",
+         "", "standard", keys_name, t[1].insert, t[1].absent, t[1].present, PLUGIN_ROUNDS);
+    return 0;
+}
+
 static int run_sizes(bench_run *b, keyset *const *keysets)
 {
     const bench_options *o = b->o;
@@ -899,6 +1011,10 @@ static int run_sizes(bench_run *b, keyset *const *keysets)
                 if (run_filter_cell(b, &cell, o->keys[ki], bytes, &c, "filter", NULL) != 0)
                     return -1;
             }
+        for (size_t ki = 0; ki < o->key_count; ki++)
+            for (size_t pi = 0; pi < o->plugin_count; pi++)
+                if (run_plugin_cell(b, &o->plugins[pi], keysets[ki], o->keys[ki], bytes) != 0)
+                    return -1;
         if (bytes >= o->max_bytes)
             break;
     }
@@ -953,51 +1069,9 @@ static int run_harness(bench_run *b, keyset *random64)
     return 0;
 }
 
-/* Published figures, ns per key (bench --help names their sources), and
- * the factor issue #6 asks ours to beat them by. */
-#define ANCHOR_FACTOR 1.5
-typedef struct {
-    const char *name;
-    layout_kind layout;
-    double n, bits_per_key;
-    unsigned k;
-    double insert, insert_bulk, absent, present; /* NAN: not given */
-} anchor;
-
-static const anchor ANCHORS[] = {
-    {"fastfilter_cpp Bloom", LAYOUT_STANDARD, 1e6, 10, 7, 7.2, NAN, 15.2, 5.6},
-    {"fastfilter_cpp Bloom", LAYOUT_STANDARD, 1e7, 10, 7, 21.7, 18.9, 23.8, 21.2},
-    {"fastfilter_cpp Bloom", LAYOUT_STANDARD, 1e8, 10, 7, 91, 43, 61, 85},
-    {"fastfilter_cpp split-block", LAYOUT_SPLITBLOCK, 1e7, 10.67, 8, 8.5, NAN, 9.0, 9.0},
-    {"fastfilter_cpp split-block", LAYOUT_SPLITBLOCK, 1e8, 10.67, 8, 19.6, NAN, 26, 26},
-    {"libbloom (MurmurHash2)", LAYOUT_STANDARD, 1e7, 10, 7, 80, NAN, 46, 42},
-};
-
-/* The insert figure ours is held to: theirs in bulk where given. */
-static double anchor_insert(const anchor *a) { return isfinite(a->insert_bulk) ? a->insert_bulk : a->insert; }
-
-/* Each anchor figure's bar (theirs / ANCHOR_FACTOR) beside the floor no
- * one-pass loop beats at that size: the lines it touches times the
- * ceiling's rate (bench.h), a bar below it named. */
-static void note_bars(const bench_run *b, const anchor *a, const row *r)
-{
-    const double bar[3] = {anchor_insert(a) / ANCHOR_FACTOR,
-                           a->absent / ANCHOR_FACTOR, a->present / ANCHOR_FACTOR};
-    const double floor_ns[3] = {r->v[V_LINES_PRESENT] * r->v[V_NS_UPDATE], r->v[V_LINES_ABSENT] * r->v[V_NS_INDEP],
-                                r->v[V_LINES_PRESENT] * r->v[V_NS_INDEP]};
-    const char *name[3] = {"insert", "absent", "present"};
-    char below[64] = "";
-    for (int i = 0; i < 3; i++)
-        if (bar[i] < floor_ns[i])
-            snprintf(below + strlen(below), sizeof below - strlen(below), "%s%s", below[0] ? ", " : "", name[i]);
-    note(b, "%-27s bars (theirs / %.1f) %.2f / %.2f / %.2f ns, floors (lines x ceiling) %.2f / %.2f / %.2f ns%s%s\n", "",
-         ANCHOR_FACTOR, bar[0], bar[1], bar[2], floor_ns[0], floor_ns[1], floor_ns[2],
-         below[0] ? ": bar below the one-pass floor for " : "", below);
-}
-
 /* One configuration, xxh3_64 + double on random64 keys at n items and
  * bits_per_key: timed, beside the ceiling at its size, into a row of the
- * section (the anchors' and the peers' rows alike).  0, or -1 after one
+ * section (the peers').  0, or -1 after one
  * line. */
 static int time_config(bench_run *b, keyset *random64, layout_kind layout, double n, double bits_per_key, unsigned k,
                        const char *section, row *r, bench_timing *t, ceiling *c)
@@ -1017,39 +1091,6 @@ static int time_config(bench_run *b, keyset *random64, layout_kind layout, doubl
     r->keys = "random64";
     row_timing(r, &cell, t);
     row_ceiling(r, &cell, t, c);
-    return 0;
-}
-
-static int run_anchors(bench_run *b, keyset *random64)
-{
-    note(b, "anchors: xxh3_64 + double on random64 keys (8 bytes), ns per key; ratio = theirs / ours\n");
-    for (size_t i = 0; i < sizeof ANCHORS / sizeof ANCHORS[0]; i++) {
-        const anchor *a = &ANCHORS[i];
-        bench_timing t;
-        ceiling c;
-        row r;
-        if (time_config(b, random64, a->layout, a->n, a->bits_per_key, a->k, "anchor", &r, &t, &c) != 0)
-            return -1;
-        r.anchor = a->name;
-        r.v[V_A_INSERT] = a->insert;
-        r.v[V_A_BULK] = a->insert_bulk;
-        r.v[V_A_ABSENT] = a->absent;
-        r.v[V_A_PRESENT] = a->present;
-        r.v[V_R_INSERT] = a->insert / t.ns_insert;
-        r.v[V_R_BULK] = a->insert_bulk / t.ns_insert;
-        r.v[V_R_ABSENT] = a->absent / t.ns_absent;
-        r.v[V_R_PRESENT] = a->present / t.ns_present;
-        row_add(b, &r);
-        note(b, "%-27s n=%-5.0e %5.2f b/key k=%u  insert %6.2f (theirs %5.1f%s, x%.2f)  absent %6.2f (%5.1f, x%.2f)  present %6.2f (%5.1f, x%.2f)\n",
-             a->name, a->n, r.v[V_BPI], a->k, t.ns_insert, anchor_insert(a),
-             isfinite(a->insert_bulk) ? " bulk" : "", anchor_insert(a) / t.ns_insert,
-             t.ns_absent, a->absent, r.v[V_R_ABSENT], t.ns_present, a->present, r.v[V_R_PRESENT]);
-        note(b, "%-27s %.2f ns a line read independently, %.2f a random bit set at %.0f MB: queries at %.0f%%/%.0f%% of "
-                "%.2f/%.2f lines' worth, inserts at %.0f%%\n",
-             "", c.ns_independent, c.ns_update, (double)r.bytes / 1e6, 100 * r.v[V_FRAC_ABSENT], 100 * r.v[V_FRAC_PRESENT],
-             r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT], 100 * r.v[V_FRAC_INSERT]);
-        note_bars(b, a, &r);
-    }
     return 0;
 }
 
@@ -1136,13 +1177,24 @@ int cmd_bench(int argc, char **argv)
     sb_add(&b.meta, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# vector level: %s\n# loops: %s\n",
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
            filter_ops_description());
+    for (size_t i = 0; i < o.plugin_count; i++)
+        sb_add(&b.meta, "# plugin: %s ('%s'), beside bloomlab's standard layout of each size (xxh3_64, double), "
+                        "interleaved, least of %d rounds, at %s\n",
+               o.plugins[i].spec, o.plugins[i].api->name, PLUGIN_ROUNDS,
+               o.plugins[i].api->choose ? "the m and k of its choose for the standard's n and classic rate p"
+                                        : "the standard's m and k");
     note(&b, "vector level: %s\nloops: %s\n", level, filter_ops_description());
+    if (o.plugin_count > 0) { /* a crash in a plugin: one line naming it, status 2 */
+        guard_install();
+        guard_crash_status(2);
+        guard_set("bench (a filter plugin)", NULL, NULL);
+    }
     if (o.peers_n != 0)
         rc = run_peers(&b, random64);
-    else if (o.anchors)
-        rc = run_anchors(&b, random64);
     else
         rc = run_harness(&b, random64) || run_sizes(&b, keysets);
+    if (o.plugin_count > 0)
+        guard_clear();
     note(&b, "peak RSS %.1f MB\n", (double)peak_rss_bytes() / 1e6);
     if (rc == 0 && b.failed)
         cli_error(CMD, "out of memory for the rows");

@@ -50,9 +50,14 @@
  *
  * Floors.  A loop that takes keys one pass each touches L lines a key, so
  * it cannot beat L times the ceiling: L * ns_independent a query and
- * L_present * ns_update an insert.  --anchors prints, for each published
- * figure, the bar to beat (theirs / 1.5) beside that floor, and names the
- * bars below it: those no one-pass loop reaches on this machine.
+ * L_present * ns_update an insert.  --peers prints each configuration's
+ * floors beside its times.
+ *
+ * Filter plugins.  --filter plugin:PATH.so times a user's filter beside
+ * bloomlab's standard layout of each size, the two interleaved and the
+ * least of 3 rounds taken (speed.h, the timing `bloomlab check` uses):
+ * rows of section plugin, one for each, the plugin's name in `system`.
+ * Only what was measured here, in this run, is set beside bloomlab's.
  *
  * Fraction of the ceiling.  A query that touches L distinct cache lines
  * cannot beat L times the independent-read time; the fraction printed is

@@ -32,7 +32,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "clock.h"
 #include "commands.h"
 #include "filter_plugin.h"
 #include "filters.h"
@@ -43,6 +42,7 @@
 #include "numbers.h"
 #include "output.h"
 #include "pcg.h"
+#include "speed.h"
 #include "stats.h"
 #include "table.h"
 #include "theory.h"
@@ -116,19 +116,19 @@ typedef struct {
     scheme_ctx ctx;
 } inst;
 
-/* An empty filter (a built-in one when builtin, else the subject's own):
+/* An empty filter, the subject's (speed.c times it beside bloomlab's own):
  * 0; -1 no memory; -2 a plugin's create gave NULL. */
-static int inst_open(inst *x, const subject *s, int builtin, uint64_t seed)
+static int inst_open(inst *x, const subject *s, uint64_t seed)
 {
     memset(x, 0, sizeof *x);
     x->s = s;
-    x->builtin = builtin || s->plugin == NULL;
+    x->builtin = s->plugin == NULL;
     if (!x->builtin) {
         x->handle = s->plugin->api->create(s->m, s->k, s->n, seed);
         return x->handle != NULL ? 0 : -2;
     }
-    layout_kind layout = s->plugin ? LAYOUT_STANDARD : s->layout;
-    scheme_kind scheme = s->plugin ? SCHEME_DOUBLE : s->scheme;
+    layout_kind layout = s->layout;
+    scheme_kind scheme = s->scheme;
     uint64_t m = layout_fit_m(layout, s->m);
     if (filter_init(&x->f, layout, m, s->k) != 0)
         return -1;
@@ -367,7 +367,7 @@ static int run_loads(const subject *s, const keyset *ks, uint64_t seed, unsigned
     for (unsigned t = 0; t < trials; t++) {
         uint64_t ts = seed_derive(seed, t);
         inst x;
-        int rc = inst_open(&x, s, 0, ts);
+        int rc = inst_open(&x, s, ts);
         if (rc != 0) {
             free(b);
             return rc;
@@ -485,7 +485,7 @@ static int check_keys(report *r, const subject *s, uint64_t seed)
     inst x;
     int rc;
     /* key_lengths */
-    if ((rc = inst_open(&x, s, 0, seed_derive(seed, 1000))) != 0) {
+    if ((rc = inst_open(&x, s, seed_derive(seed, 1000))) != 0) {
         free(buf);
         return rc;
     }
@@ -511,7 +511,7 @@ static int check_keys(report *r, const subject *s, uint64_t seed)
 
     /* binary_keys: every byte value alone, every byte value in a run of
      * NULs, one key of all 256 values; then keys that differ only past a NUL */
-    if ((rc = inst_open(&x, s, 0, seed_derive(seed, 1001))) != 0) {
+    if ((rc = inst_open(&x, s, seed_derive(seed, 1001))) != 0) {
         free(buf);
         return rc;
     }
@@ -553,7 +553,7 @@ static int check_keys(report *r, const subject *s, uint64_t seed)
             t.expected, (double)t.yes > t.limit ? ": the bytes past a NUL are not hashed" : "");
 
     /* duplicate_keys */
-    if ((rc = inst_open(&x, s, 0, seed_derive(seed, 1002))) != 0) {
+    if ((rc = inst_open(&x, s, seed_derive(seed, 1002))) != 0) {
         free(buf);
         return rc;
     }
@@ -605,7 +605,7 @@ static int answers_once(const subject *s, const keyset *ks, uint64_t seed, uint6
                         key_batch *b, run_answers *out)
 {
     inst x;
-    int rc = inst_open(&x, s, 0, seed);
+    int rc = inst_open(&x, s, seed);
     if (rc != 0)
         return rc;
     insert_range(&x, ks, seed, s->n, 0, s->n, b);
@@ -657,68 +657,18 @@ static int check_determinism(report *r, const subject *s, const keyset *ks, uint
 
 /* ---- 6: speed ------------------------------------------------------------- */
 
-typedef struct {
-    double insert, absent, present; /* ns per key */
-} speed;
-
-static int time_once(const subject *s, int builtin, const keyset *ks, uint64_t seed, uint64_t absent, key_batch *b,
-                     speed *out)
-{
-    inst x;
-    int rc = inst_open(&x, s, builtin, seed);
-    if (rc != 0)
-        return rc;
-    const uint64_t n = s->n;
-    double spent = 0;
-    size_t made;
-    for (uint64_t i = 0; i < n;) {
-        i = fill_chunk(ks, seed, n, KEY_PRESENT, i, n, b, &made);
-        double t0 = now_seconds();
-        inst_add_batches(&x, b, made);
-        spent += now_seconds() - t0;
-    }
-    double t0 = now_seconds();
-    inst_ready(&x);
-    out->insert = (spent + now_seconds() - t0) * 1e9 / (double)n;
-    volatile uint64_t sink = 0;
-    for (int side = 0; side < 2; side++) {
-        uint64_t end = side == 0 ? absent : n;
-        spent = 0;
-        for (uint64_t i = 0; i < end;) {
-            i = fill_chunk(ks, seed, n, side == 0 ? KEY_ABSENT : KEY_PRESENT, i, end, b, &made);
-            double t1 = now_seconds();
-            sink += inst_query_batches(&x, b, made);
-            spent += now_seconds() - t1;
-        }
-        *(side == 0 ? &out->absent : &out->present) = spent * 1e9 / (double)end;
-    }
-    (void)sink;
-    inst_close(&x);
-    return 0;
-}
-
+/* The filter beside bloomlab's own layout of the same m and k (the same
+ * layout for a built-in, standard for a plugin), interleaved (speed.h). */
 static int check_speed(report *r, const subject *s, const keyset *ks, uint64_t seed, uint64_t queries)
 {
-    key_batch *b = malloc(CHUNK_BATCHES * sizeof *b);
-    if (b == NULL)
-        return -1;
-    speed best[2] = {{INFINITY, INFINITY, INFINITY}, {INFINITY, INFINITY, INFINITY}};
-    for (int round = 0; round < SPEED_ROUNDS; round++)
-        for (int j = 0; j < 2; j++) {
-            int who = (round + j) % 2; /* 0 the filter, 1 bloomlab's layout; alternate which goes first */
-            speed sp;
-            int rc = time_once(s, who, ks, seed_derive(seed, 3000 + (uint64_t)round), queries, b, &sp);
-            if (rc != 0) {
-                free(b);
-                return rc;
-            }
-            best[who].insert = fmin(best[who].insert, sp.insert);
-            best[who].absent = fmin(best[who].absent, sp.absent);
-            best[who].present = fmin(best[who].present, sp.present);
-        }
-    free(b);
     layout_kind ref = s->plugin ? LAYOUT_STANDARD : s->layout;
     scheme_kind scheme = s->plugin ? SCHEME_DOUBLE : s->scheme;
+    const speed_filter f[2] = {{s->plugin, s->layout, s->scheme, &s->hash, s->m, s->k},
+                               {NULL, ref, scheme, &s->hash, s->m, s->k}};
+    speed_result best[2];
+    int rc = speed_interleaved(f, s->n, queries, ks, seed_derive(seed, 3000), SPEED_ROUNDS, best);
+    if (rc != 0)
+        return rc;
     char about[200];
     snprintf(about, sizeof about, "beside bloomlab's %s (%s, %s) of m = %llu, k = %u; least of %d interleaved rounds",
              layout_name(ref), CHECK_HASH, scheme_name(scheme), (unsigned long long)layout_fit_m(ref, s->m), s->k,

@@ -170,8 +170,9 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
  * Each region line then crosses the memory bus twice per STAGE_PER_LINE
  * positions instead of twice per position, and each position costs 8
  * bytes of sequential bucket traffic.  Measured at n = 1e8, 10 bits a key,
- * k = 7 (bloomlab bench --anchors): 60 ns a key inserted directly, 27 ns
- * staged; 4 and 16 per line, and 128 or 512 KiB regions, were slower.
+ * k = 7 (then bench --anchors; now bench --peers 1e8): 60 ns a key
+ * inserted directly, 27 ns staged; 4 and 16 per line, and 128 or 512 KiB
+ * regions, were slower.
  * The buckets take 4 bytes a position: STAGE_PER_LINE / 16 of the filter,
  * which is why a filter stages only while filter and buckets fit in half
  * of the machine's memory.

@@ -11,7 +11,8 @@
  * entry goes through F instead of X, so that the header can be one string
  * literal (no comma before the first name).  The sweep's header must stay
  * byte for byte what the committed results/NAME.csv hold (shard.c and merge
- * compare it). */
+ * compare it); a new bench column goes last, as ns_update, fraction_insert
+ * and system did, so the columns before it keep their places. */
 #include "schema.h"
 
 #include <string.h>
@@ -80,32 +81,33 @@
       EVERY_ROW)
 
 #define ALL_BENCH "every section"
-#define TIMED "sections filter, harness, anchor and peers"
-#define FILLED "sections filter, anchor and peers"
-#define AGAINST_CEILING "sections ceiling, filter, anchor and peers"
-#define ANCHOR "section anchor"
+#define TIMED "sections filter, harness, peers and plugin"
+#define MEASURED "sections filter, peers and plugin"
+#define FILLED "sections filter and peers"
+#define AGAINST_CEILING "sections ceiling, filter and peers"
 
 #define BENCH_COLUMN_LIST(F, X)                                                                                         \
     F(section, T, "", "what the row is: ceiling (the machine's random-access rates), filter (a layout at a size), "   \
-      "harness (what a sweep pays per query), anchor (a published figure's configuration) or peers", ALL_BENCH)       \
-    X(filter, T, "", "the filter layout", TIMED)                                                                       \
-    X(hash, T, "", "the hash function (ideal for the ideal scheme)", TIMED)                                            \
-    X(scheme, T, "", "the index scheme", TIMED)                                                                        \
+      "harness (what a sweep pays per query), peers (the peers kit's configurations) or plugin (a filter plugin and "   \
+      "bloomlab's standard layout of one size, timed interleaved: the least of 3 rounds)", ALL_BENCH)       \
+    X(filter, T, "", "the filter layout, or plugin:PATH.so", TIMED)                                                                       \
+    X(hash, T, "", "the hash function (ideal for the ideal scheme; own for a plugin)", TIMED)                                            \
+    X(scheme, T, "", "the index scheme (own for a plugin)", TIMED)                                                                        \
     X(keys, T, "", "the key set", TIMED)                                                                               \
     X(bytes, N, "bytes", "the filter's memory, or the ceiling's buffer", ALL_BENCH)                                    \
     X(m, N, "bits", "the filter's size (counters for counting)", ALL_BENCH " (0 for ceiling)")                        \
     X(n, N, "items", "keys inserted", ALL_BENCH " (0 for ceiling)")                                                    \
     X(k, N, "positions", "positions per key", ALL_BENCH " (0 for ceiling)")                                            \
     X(bits_per_item, N, "bits/item", "m / n", TIMED)                                                                   \
-    X(fill, N, "fraction", "fraction of bits (counters) set after the inserts", FILLED)                               \
-    X(fpr, N, "rate", "share of the timed absent queries answered \"probably\"", FILLED)                             \
-    X(ns_insert, N, "ns", "median time per insert over whole fills", FILLED)                                          \
-    X(ns_absent, N, "ns", "median time per absent query", TIMED)                                                      \
-    X(ns_present, N, "ns", "median time per present query", FILLED)                                                    \
+    X(fill, N, "fraction", "fraction of bits (counters) set after the inserts", MEASURED " (a plugin's with bits_set)")                               \
+    X(fpr, N, "rate", "share of the timed absent queries answered \"probably\"", MEASURED)                             \
+    X(ns_insert, N, "ns", "median time per insert over whole fills (section plugin: the least of 3 rounds)", MEASURED)                                          \
+    X(ns_absent, N, "ns", "median time per absent query (section plugin: the least of 3 rounds)", TIMED)                                                      \
+    X(ns_present, N, "ns", "median time per present query (section plugin: the least of 3 rounds)", MEASURED)                                                    \
     X(ns_absent_sweep, N, "ns", "absent queries asked in a sweep's batches", FILLED)                                  \
-    X(mops_insert, N, "million/s", "1000 / ns_insert", FILLED)                                                         \
+    X(mops_insert, N, "million/s", "1000 / ns_insert", MEASURED)                                                         \
     X(mops_absent, N, "million/s", "1000 / ns_absent", TIMED)                                                          \
-    X(mops_present, N, "million/s", "1000 / ns_present", FILLED)                                                       \
+    X(mops_present, N, "million/s", "1000 / ns_present", MEASURED)                                                       \
     X(ns_dependent, N, "ns", "a random cache-line read when each address is the previous read's value (latency)",    \
       AGAINST_CEILING)                                                                                                 \
     X(ns_independent, N, "ns", "a random cache-line read with reads overlapped: the fastest way (the ceiling)",      \
@@ -115,19 +117,12 @@
     X(fraction_absent, N, "fraction", "lines_absent x ns_independent / ns_absent: the share of the ceiling reached", \
       FILLED)                                                                                                          \
     X(fraction_present, N, "fraction", "lines_present x ns_independent / ns_present", FILLED)                         \
-    X(anchor, T, "", "the published source the row is set beside", ANCHOR)                                           \
-    X(anchor_insert, N, "ns", "the source's time per insert", ANCHOR)                                                  \
-    X(anchor_insert_bulk, N, "ns", "the source's time per insert in bulk", ANCHOR " rows that give one")             \
-    X(anchor_absent, N, "ns", "the source's time per absent query", ANCHOR)                                            \
-    X(anchor_present, N, "ns", "the source's time per present query", ANCHOR)                                          \
-    X(ratio_insert, N, "ratio", "anchor_insert / ns_insert (above 1: ours is faster)", ANCHOR)                       \
-    X(ratio_insert_bulk, N, "ratio", "anchor_insert_bulk / ns_insert", ANCHOR " rows that give one")                 \
-    X(ratio_absent, N, "ratio", "anchor_absent / ns_absent", ANCHOR)                                                   \
-    X(ratio_present, N, "ratio", "anchor_present / ns_present", ANCHOR)                                                \
     X(peak_rss_bytes, N, "bytes", "the process's peak resident memory when the row was written", ALL_BENCH)         \
     X(ns_update, N, "ns", "a random bit set in a random cache line, the fastest way (an insert's ceiling)",          \
       AGAINST_CEILING)                                                                                                 \
-    X(fraction_insert, N, "fraction", "lines_present x ns_update / ns_insert", FILLED)
+    X(fraction_insert, N, "fraction", "lines_present x ns_update / ns_insert", FILLED)                          \
+    X(system, T, "", "whose filter the row times: bloomlab, or a filter plugin's name (bloomlab/filter.h)",  \
+      ALL_BENCH)
 
 #define HEADER_FIRST(name, kind, unit, meaning, filled) #name
 #define HEADER_NEXT(name, kind, unit, meaning, filled) "," #name

@@ -38,6 +38,8 @@ Test(bench, help_and_bad_flags)
     cli_result r = run_cli("bench --help");
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "usage: bloomlab bench") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "--filter LIST") != NULL && strstr(r.out, "plugin:PATH.so") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, "--anchors") == NULL, "%s", r.out);
     cli_free(&r);
     const char *bad[] = {"bench --bogus", "bench --max-bytes 12Q", "bench --max-bytes"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -96,4 +98,98 @@ Test(bench, csv_fractions_follow_their_definition, .timeout = 60)
                        lines * csv_field(header, row, "ns_independent") / csv_field(header, row, "ns_present"),
                        1e-4 * csv_field(header, row, "fraction_present"));
     free(csv);
+}
+
+/* The value of text column `name` in a CSV line (no quoted fields), into out. */
+static void csv_text(const char *header, const char *line, const char *name, char *out, size_t size)
+{
+    int want = -1, col = 0;
+    for (const char *h = header; *h && *h != '\n'; col++) {
+        size_t len = strcspn(h, ",\n");
+        if (len == strlen(name) && strncmp(h, name, len) == 0)
+            want = col;
+        h += len + (h[len] == ',');
+    }
+    cr_assert(want >= 0, "no column %s", name);
+    const char *p = line;
+    for (int c = 0; c < want; c++)
+        p = strchr(p, ',') + 1;
+    size_t len = strcspn(p, ",\n");
+    snprintf(out, size, "%.*s", (int)(len < size ? len : size - 1), p);
+}
+
+/* A tiny bench with filter plugins: at each size, the plugin's row (system =
+ * its name) beside a bloomlab row of the same n, both section plugin, and the
+ * layouts' own rows (system = bloomlab) at the same sizes. */
+Test(bench, filter_plugins_beside_bloomlab, .timeout = 120)
+{
+    const int libbloom = access("build/adapters/libbloom.so", R_OK) == 0;
+    char path[] = "/tmp/bloomlab-bench-XXXXXX";
+    close(mkstemp(path));
+    char args[512];
+    snprintf(args, sizeof args,
+             "bench --min-bytes 16K --max-bytes 64K --filter standard --filter plugin:build/plugin_filter.so%s "
+             "--keys random64 --ops 1e4 --quiet -o %s",
+             libbloom ? " --filter plugin:build/adapters/libbloom.so" : "", path);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    char *csv = slurp(path);
+    unlink(path);
+    cr_assert_not_null(csv);
+    cr_assert(strstr(csv, "# plugin: plugin:build/plugin_filter.so ('example standard')") != NULL, "%s", csv);
+    const char *header = strstr(csv, "section,");
+    cr_assert_not_null(header);
+    const char *names[2] = {"example standard", "libbloom"};
+    for (int which = 0; which < 1 + libbloom; which++) {
+        int sizes = 0;
+        for (const char *line = strchr(header, '\n'); line != NULL && line[1]; line = strchr(line + 1, '\n')) {
+            char system[64], section[32], mine[64];
+            csv_text(header, line + 1, "system", system, sizeof system);
+            if (strcmp(system, names[which]) != 0)
+                continue;
+            csv_text(header, line + 1, "section", section, sizeof section);
+            cr_expect_str_eq(section, "plugin");
+            const double n = csv_field(header, line + 1, "n");
+            cr_expect(csv_field(header, line + 1, "ns_insert") > 0 && csv_field(header, line + 1, "ns_absent") > 0 &&
+                          csv_field(header, line + 1, "ns_present") > 0,
+                      "%.300s", line + 1);
+            /* bloomlab's row of the same interleaving is the one before it */
+            const char *before = line;
+            do
+                before--;
+            while (before > header && before[-1] != '\n');
+            csv_text(header, before, "system", mine, sizeof mine);
+            cr_expect_str_eq(mine, "bloomlab");
+            csv_text(header, before, "filter", mine, sizeof mine);
+            cr_expect_str_eq(mine, "standard");
+            cr_expect_float_eq(csv_field(header, before, "n"), n, 0.5);
+            /* and the layout's own row at the same size and n */
+            char want[64];
+            snprintf(want, sizeof want, "\nfilter,standard,xxh3_64,double,random64,%.0f,", csv_field(header, before, "bytes"));
+            const char *own = strstr(header, want);
+            cr_expect(own != NULL && csv_field(header, own + 1, "n") == n, "%s: no filter row of n = %.0f", want, n);
+            sizes++;
+        }
+        cr_expect_eq(sizes, 2, "%s: %d sizes", names[which], sizes);
+    }
+    free(csv);
+}
+
+/* A plugin that cannot be loaded: one line, status 2, nothing written. */
+Test(bench, bad_plugin_is_refused_before_anything_runs)
+{
+    char dir[] = "/tmp/bloomlab-bench-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char args[512];
+    snprintf(args, sizeof args, "bench --filter plugin:/nonexistent/nope.so --max-bytes 16K --ops 1e4 -o %s/b.csv", dir);
+    cli_result r = run_cli(args);
+    cr_expect_eq(r.status, 2);
+    cr_expect_eq(count_lines(r.err), 1, "%s", r.err);
+    cr_expect(strstr(r.err, "nope.so") != NULL, "%s", r.err);
+    cr_expect_str_eq(r.out, "");
+    cli_free(&r);
+    snprintf(args, sizeof args, "%s/b.csv", dir);
+    cr_expect(access(args, F_OK) != 0, "a file was written");
+    rmdir(dir);
 }
