@@ -1,5 +1,5 @@
 # bench.gp -- `make bench` (scripts/bench.sh): speed against filter size,
-# xxh3_64 + double on random64 keys (8 bytes), 10 bits per key, k = 7
+# xxh3_64 + each layout's default scheme on random64 keys (8 bytes), 10 bits per key, k = 7
 # (splitblock 8), one core.  Left to right, top to bottom: ns per absent
 # query (dashed: URLs) beside the machine's own ceiling -- ns per dependent
 # and per independent random cache-line read of a buffer of the same size;
@@ -25,7 +25,7 @@ do for [pass = 1:2] {
     set terminal svg size 1500,1000 font ",11"
     set output "bench.svg"
   }
-  set multiplot layout 2,2 title "bloomlab bench: xxh3\\_64 + double, 10 bits/key, k = 7, one core"
+  set multiplot layout 2,2 title "bloomlab bench: xxh3\\_64 + each layout's default scheme (multiply on blocked512, register64), 10 bits/key, k = 7, one core"
   set logscale y
   set ylabel "ns per absent query"
   plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:14 w lp lc i t word(layouts, i), \
