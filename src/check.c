@@ -286,23 +286,11 @@ typedef struct {
     uint64_t present, false_negatives, queries, false_positives;
 } load_result;
 
-/* Keys [first, end) of one side, in chunks of batches, through fn. */
-static uint64_t fill_chunk(const keyset *ks, uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end,
-                           key_batch *b, size_t *made)
-{
-    size_t c = 0;
-    uint64_t i = first;
-    for (; c < CHUNK_BATCHES && i < end; c++, i += KEY_BATCH)
-        keyset_fill(ks, seed, n, side, i, (size_t)(end - i < KEY_BATCH ? end - i : KEY_BATCH), &b[c]);
-    *made = c;
-    return i < end ? i : end;
-}
-
 static void insert_range(inst *x, const keyset *ks, uint64_t seed, uint64_t n, uint64_t first, uint64_t end, key_batch *b)
 {
     size_t made;
     while (first < end) {
-        first = fill_chunk(ks, seed, n, KEY_PRESENT, first, end, b, &made);
+        first = keyset_fill_chunk(ks, seed, n, KEY_PRESENT, first, end, b, CHUNK_BATCHES, &made);
         inst_add_batches(x, b, made);
     }
     inst_ready(x);
@@ -314,7 +302,7 @@ static uint64_t query_range(const inst *x, const keyset *ks, uint64_t seed, uint
     uint64_t yes = 0;
     size_t made;
     while (first < end) {
-        first = fill_chunk(ks, seed, n, side, first, end, b, &made);
+        first = keyset_fill_chunk(ks, seed, n, side, first, end, b, CHUNK_BATCHES, &made);
         yes += inst_query_batches(x, b, made);
     }
     return yes;
@@ -692,10 +680,7 @@ typedef struct {
 /* 0; 1 for --help; -1 after one line. */
 static int parse_flags(int argc, char **argv, check_flags *f)
 {
-    static const struct {
-        const char *flag;
-        size_t offset;
-    } FLAGS[] = {{"--n", offsetof(check_flags, n)},           {"--p", offsetof(check_flags, p)},
+    static const cli_text_flag FLAGS[] = {{"--n", offsetof(check_flags, n)},           {"--p", offsetof(check_flags, p)},
                  {"--m", offsetof(check_flags, m)},           {"--k", offsetof(check_flags, k)},
                  {"--seed", offsetof(check_flags, seed)},     {"--queries", offsetof(check_flags, queries)},
                  {"--format", offsetof(check_flags, format)}, {"--output", offsetof(check_flags, output)},
@@ -716,20 +701,13 @@ static int parse_flags(int argc, char **argv, check_flags *f)
             f->filter = a;
             continue;
         }
-        size_t g = 0, count = sizeof FLAGS / sizeof FLAGS[0];
-        for (; g < count; g++) {
-            size_t len = strlen(FLAGS[g].flag);
-            if (strncmp(a, FLAGS[g].flag, len) == 0 && (a[len] == '\0' || a[len] == '='))
-                break;
-        }
-        if (g == count) {
+        const int taken = cli_text_flag_take(argc, argv, &i, CMD, FLAGS, sizeof FLAGS / sizeof FLAGS[0], f);
+        if (taken < 0)
+            return -1;
+        if (taken == 0) {
             cli_error(CMD, "unknown option '%s' (bloomlab check --help)", a);
             return -1;
         }
-        const char *v = cli_flag_value(argc, argv, &i, CMD, FLAGS[g].flag);
-        if (v == NULL)
-            return -1;
-        *(const char **)((char *)f + FLAGS[g].offset) = v;
     }
     if (f->filter == NULL) {
         cli_error(CMD, "which filter? (bloomlab check FILTER; bloomlab check --help)");

@@ -47,3 +47,20 @@ int cli_u64(const char *text, uint64_t min, uint64_t max, const char *cmd, const
               (unsigned long long)min, (unsigned long long)max);
     return -1;
 }
+
+int cli_text_flag_take(int argc, char **argv, int *i, const char *cmd, const cli_text_flag *table, size_t count,
+                       void *values)
+{
+    const char *a = argv[*i];
+    for (size_t g = 0; g < count; g++) {
+        const size_t len = strlen(table[g].flag);
+        if (strncmp(a, table[g].flag, len) != 0 || (a[len] != '\0' && a[len] != '='))
+            continue;
+        const char *v = cli_flag_value(argc, argv, i, cmd, table[g].flag);
+        if (v == NULL)
+            return -1;
+        *(const char **)(void *)((char *)values + table[g].offset) = v;
+        return 1;
+    }
+    return 0;
+}

@@ -390,3 +390,14 @@ void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side sid
         break;
     }
 }
+
+uint64_t keyset_fill_chunk(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side side, uint64_t first,
+                           uint64_t end, key_batch *b, size_t max_batches, size_t *made)
+{
+    size_t c = 0;
+    uint64_t i = first;
+    for (; c < max_batches && i < end; c++, i += KEY_BATCH)
+        keyset_fill(ks, trial_seed, n, side, i, (size_t)(end - i < KEY_BATCH ? end - i : KEY_BATCH), &b[c]);
+    *made = c;
+    return i < end ? i : end;
+}

@@ -71,6 +71,10 @@ int keyset_check(const keyset *ks, uint64_t n, uint64_t queries, char *err, size
  * KEY_BATCH) of a trial that inserts n keys. */
 void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side side,
                  uint64_t first, size_t count, key_batch *out);
+/* Keys [first, end) of one side into up to max_batches batches of
+ * KEY_BATCH (b[0 .. *made)); returns the index after the last key filled. */
+uint64_t keyset_fill_chunk(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side side, uint64_t first,
+                           uint64_t end, key_batch *b, size_t max_batches, size_t *made);
 
 /* The course page's words. */
 extern const char *const COURSE_PRESENT[20];

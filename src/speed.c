@@ -60,17 +60,6 @@ static uint64_t inst_query(const speed_inst *x, const key_batch *b, size_t count
                                 : filter_plugin_query(x->f->plugin, x->handle, b, count);
 }
 
-/* The keys [first, end) of one side, up to SPEED_CHUNK_BATCHES batches: the next first. */
-static uint64_t fill_chunk(const keyset *ks, uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end,
-                           key_batch *b, size_t *made)
-{
-    size_t c = 0;
-    uint64_t i = first;
-    for (; c < SPEED_CHUNK_BATCHES && i < end; c++, i += KEY_BATCH)
-        keyset_fill(ks, seed, n, side, i, (size_t)(end - i < KEY_BATCH ? end - i : KEY_BATCH), &b[c]);
-    *made = c;
-    return i < end ? i : end;
-}
 
 /* One filter once: its times into *t, its answers and size into the rest. */
 static int time_once(const speed_filter *f, uint64_t n, uint64_t absent, const keyset *ks, uint64_t seed,
@@ -83,7 +72,7 @@ static int time_once(const speed_filter *f, uint64_t n, uint64_t absent, const k
     double spent = 0;
     size_t made;
     for (uint64_t i = 0; i < n;) {
-        i = fill_chunk(ks, seed, n, KEY_PRESENT, i, n, b, &made);
+        i = keyset_fill_chunk(ks, seed, n, KEY_PRESENT, i, n, b, SPEED_CHUNK_BATCHES, &made);
         double t0 = now_seconds();
         inst_add(&x, b, made);
         spent += now_seconds() - t0;
@@ -99,7 +88,7 @@ static int time_once(const speed_filter *f, uint64_t n, uint64_t absent, const k
         uint64_t end = side == 0 ? absent : n;
         spent = 0;
         for (uint64_t i = 0; i < end;) {
-            i = fill_chunk(ks, seed, n, side == 0 ? KEY_ABSENT : KEY_PRESENT, i, end, b, &made);
+            i = keyset_fill_chunk(ks, seed, n, side == 0 ? KEY_ABSENT : KEY_PRESENT, i, end, b, SPEED_CHUNK_BATCHES, &made);
             double t1 = now_seconds();
             yes[side] += inst_query(&x, b, made);
             spent += now_seconds() - t1;

@@ -345,10 +345,7 @@ static int run_grid(const uniformity_grid *g, strbuf *sb, size_t *rejected, char
 
 static int parse_flags(int argc, char **argv, uniformity_flags *f)
 {
-    static const struct {
-        const char *flag;
-        size_t offset;
-    } FLAGS[] = {{"--hash", offsetof(uniformity_flags, hash)}, {"--scheme", offsetof(uniformity_flags, scheme)},
+    static const cli_text_flag FLAGS[] = {{"--hash", offsetof(uniformity_flags, hash)}, {"--scheme", offsetof(uniformity_flags, scheme)},
                  {"--keys", offsetof(uniformity_flags, keys)}, {"--m", offsetof(uniformity_flags, m)},
                  {"--n", offsetof(uniformity_flags, n)},       {"--k", offsetof(uniformity_flags, k)},
                  {"--seed", offsetof(uniformity_flags, seed)}, {"--output", offsetof(uniformity_flags, output)},
@@ -357,20 +354,13 @@ static int parse_flags(int argc, char **argv, uniformity_flags *f)
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             return 1;
-        size_t g = 0, count = sizeof FLAGS / sizeof FLAGS[0];
-        for (; g < count; g++) {
-            size_t len = strlen(FLAGS[g].flag);
-            if (strncmp(a, FLAGS[g].flag, len) == 0 && (a[len] == '\0' || a[len] == '='))
-                break;
-        }
-        if (g == count) {
+        const int taken = cli_text_flag_take(argc, argv, &i, CMD, FLAGS, sizeof FLAGS / sizeof FLAGS[0], f);
+        if (taken < 0)
+            return -1;
+        if (taken == 0) {
             cli_error(CMD, "unknown option '%s' (bloomlab uniformity --help)", a);
             return -1;
         }
-        const char *v = cli_flag_value(argc, argv, &i, CMD, FLAGS[g].flag);
-        if (v == NULL)
-            return -1;
-        *(const char **)((char *)f + FLAGS[g].offset) = v;
     }
     return 0;
 }
