@@ -99,12 +99,9 @@ typedef struct {
 LOOP lanes4_t lanes_begin(int kind, __m256i h1, __m256i h2, __m256i range, const uint64_t *slice)
 {
     lanes4_t p = {h1, h2, range, _mm256_setzero_si256(), slice, 0};
-    if (kind == POS_BLOCKED) {
+    if (kind == POS_BLOCKED || kind == POS_MULTIPLY) {
         p.base = _mm256_slli_epi64(reduce4(h1, range), 9);
-        p.u = _mm256_add_epi64(h1, h2);
-    } else if (kind == POS_MULTIPLY) {
-        p.base = _mm256_slli_epi64(reduce4(h1, range), 9);
-        p.u = _mm256_srli_epi64(h2, 32);
+        p.u = kind == POS_BLOCKED ? _mm256_add_epi64(h1, h2) : _mm256_srli_epi64(h2, 32);
     }
     return p;
 }
@@ -387,14 +384,16 @@ LOOP void register_masks(int multiply, const uint64_t *words, uint64_t blocks, u
     const __m256i b = _mm256_set1_epi64x((long long)blocks), one = _mm256_set1_epi64x(1);
     for (size_t j = 0; j < count; j += 4) {
         const __m256i u0 = load4(h1, j, count), step = load4(h2, j, count);
-        __m256i u = _mm256_add_epi64(u0, step), bits = _mm256_setzero_si256();
+        __m256i bits = _mm256_setzero_si256();
         if (multiply) {
-            u = _mm256_srli_epi64(step, 32);
-            for (unsigned i = 0; i < k; i++, u = multiply_step4(u))
-                bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(u, 26)));
-        } else
+            __m256i g = _mm256_srli_epi64(step, 32);
+            for (unsigned i = 0; i < k; i++, g = multiply_step4(g))
+                bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(g, 26)));
+        } else {
+            __m256i u = _mm256_add_epi64(u0, step);
             for (unsigned i = 0; i < k; i++, u = _mm256_add_epi64(u, step))
                 bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(mullo4(u, b), 58)));
+        }
         _mm256_storeu_si256((__m256i *)(void *)(word + j), reduce4(u0, b));
         _mm256_storeu_si256((__m256i *)(void *)(mask + j), bits);
     }
@@ -471,17 +470,28 @@ LOOP uint64_t splitblock_word(uint64_t u, uint64_t blocks) { return (((u >> 32) 
  * flight for a one-line block; a run here is at most 256 keys). */
 #define SPLITBLOCK_AHEAD 32
 
+/* Every key's block (its first word) into first[], and the first
+ * SPLITBLOCK_AHEAD blocks prefetched (for writing when rw). */
+LOOP void splitblock_firsts(const uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count, uint64_t *first,
+                            int rw)
+{
+    for (size_t j = 0; j < count; j++)
+        first[j] = splitblock_word(h1[j], blocks);
+    for (size_t j = 0; j < count && j < SPLITBLOCK_AHEAD; j++) {
+        if (rw)
+            __builtin_prefetch(&words[first[j]], 1, 3);
+        else
+            __builtin_prefetch(&words[first[j]], 0, 3);
+    }
+}
+
 void avx2_splitblock_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
     (void)h2; /* a split block key's bits come from h1 alone */
     uint64_t *words = f->words;
-    const uint64_t blocks = f->blocks;
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
     uint64_t first[AVX2_MAX_KEYS];
-    for (size_t j = 0; j < count; j++)
-        first[j] = splitblock_word(h1[j], blocks);
-    for (size_t j = 0; j < count && j < SPLITBLOCK_AHEAD; j++)
-        __builtin_prefetch(&words[first[j]], 1, 3);
+    splitblock_firsts(words, f->blocks, h1, count, first, 1);
     for (size_t j = 0; j < count; j++) {
         if (j + SPLITBLOCK_AHEAD < count)
             __builtin_prefetch(&words[first[j + SPLITBLOCK_AHEAD]], 1, 3);
@@ -495,13 +505,9 @@ size_t avx2_splitblock_query(const filter *f, const uint64_t *h1, const uint64_t
 {
     (void)h2;
     const uint64_t *words = f->words;
-    const uint64_t blocks = f->blocks;
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
     uint64_t first[AVX2_MAX_KEYS];
-    for (size_t j = 0; j < count; j++)
-        first[j] = splitblock_word(h1[j], blocks);
-    for (size_t j = 0; j < count && j < SPLITBLOCK_AHEAD; j++)
-        __builtin_prefetch(&words[first[j]], 0, 3);
+    splitblock_firsts(words, f->blocks, h1, count, first, 0);
     size_t yes = 0;
     for (size_t j = 0; j < count; j++) {
         if (j + SPLITBLOCK_AHEAD < count)

@@ -97,27 +97,40 @@ static int check_size(layout_kind layout, uint64_t m, unsigned k, char *err, siz
     return layout_check(layout, layout_default_scheme(layout), m, k, err, err_size);
 }
 
-/* An empty filter of a checked (layout, m, k) hashing at seed; NULL when
- * there is no memory. */
-static bloomlab_filter *filter_new(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, uint64_t seed,
-                                   char *err, size_t err_size)
+/* A bloomlab_filter around a built filter f (taken over: freed on failure
+ * too), hashing by scheme at seed; NULL with why. */
+static bloomlab_filter *filter_wrap(filter *f, scheme_kind scheme, uint64_t seed, char *err, size_t err_size)
 {
     bloomlab_filter *bf = calloc(1, sizeof *bf);
-    if (bf == NULL || filter_init(&bf->f, layout, m, k) != 0) {
-        free(bf);
-        set_error(err, err_size, "no memory for a %s filter of %llu bits", layout_name(layout),
-                  (unsigned long long)m);
+    if (bf == NULL) {
+        filter_free(f);
+        set_error(err, err_size, "no memory");
         return NULL;
     }
+    bf->f = *f;
     if (hasher_builtin(LIBRARY_HASH, &bf->hash) != 0) { /* the registry always has it */
         bloomlab_free(bf);
         set_error(err, err_size, "internal error: no hash %s", LIBRARY_HASH);
         return NULL;
     }
     bf->scheme = scheme;
-    bf->ctx = (scheme_ctx){.hash = &bf->hash, .seed = seed, .log2_m = log2_floor(m)};
-    bf->ops = filter_ops_for(layout, bf->scheme);
+    bf->ctx = (scheme_ctx){.hash = &bf->hash, .seed = seed, .log2_m = log2_floor(bf->f.m)};
+    bf->ops = filter_ops_for(bf->f.layout, scheme);
     return bf;
+}
+
+/* An empty filter of a checked (layout, m, k) hashing at seed; NULL when
+ * there is no memory. */
+static bloomlab_filter *filter_new(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, uint64_t seed,
+                                   char *err, size_t err_size)
+{
+    filter f;
+    if (filter_init(&f, layout, m, k) != 0) {
+        set_error(err, err_size, "no memory for a %s filter of %llu bits", layout_name(layout),
+                  (unsigned long long)m);
+        return NULL;
+    }
+    return filter_wrap(&f, scheme, seed, err, err_size);
 }
 
 bloomlab_filter *bloomlab_create_mk(const char *layout_text, uint64_t m_bits, unsigned k, char *err, size_t err_size)
@@ -513,11 +526,7 @@ bloomlab_filter *bloomlab_load_parquet(const void *buf, size_t len, size_t *used
         set_error(err, err_size, "%s", why);
         return NULL;
     }
-    bloomlab_filter *f = filter_new(LAYOUT_SPLITBLOCK, SCHEME_PARQUET, loaded.m, 8, 0, err, err_size);
-    if (f != NULL)
-        memcpy(f->f.words, loaded.words, 8 * loaded.word_count);
-    filter_free(&loaded);
-    return f;
+    return filter_wrap(&loaded, SCHEME_PARQUET, 0, err, err_size);
 }
 
 static int is_parquet(const bloomlab_filter *f) { return f != NULL && f->scheme == SCHEME_PARQUET; }

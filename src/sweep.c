@@ -147,21 +147,12 @@ static void remove_range(const trial_setup *t, filter *f, uint64_t first, uint64
     }
 }
 
-/* Keys [first, end) of one side into at most SWEEP_QUERY_BATCHES batches: how many. */
-static size_t fill_chunk(const keyset *ks, uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end,
-                         key_batch *batch)
-{
-    size_t made = 0;
-    for (uint64_t i = first; made < SWEEP_QUERY_BATCHES && i < end; i += KEY_BATCH, made++)
-        keyset_fill(ks, seed, n, side, i, (size_t)batch_size(i, end), &batch[made]);
-    return made;
-}
-
 uint64_t sweep_query_chunk(const filter *f, const filter_ops *ops, const scheme_ctx *ctx, const keyset *ks,
                            uint64_t seed, uint64_t n, key_side side, uint64_t first, uint64_t end)
 {
     key_batch batch[SWEEP_QUERY_BATCHES];
-    size_t made = fill_chunk(ks, seed, n, side, first, end, batch);
+    size_t made;
+    keyset_fill_chunk(ks, seed, n, side, first, end, batch, SWEEP_QUERY_BATCHES, &made);
     return ops->query_many(f, ctx, batch, made);
 }
 
@@ -175,7 +166,8 @@ static uint64_t query_chunk_at(const trial_setup *t, const cell_filter *cf, key_
     const uint64_t to = end - from < QUERY_CHUNK_KEYS ? end : from + QUERY_CHUNK_KEYS;
     if (t->plugin) {
         key_batch batch[SWEEP_QUERY_BATCHES];
-        size_t made = fill_chunk(t->ks, t->seed, t->c->n, side, from, to, batch);
+        size_t made;
+        keyset_fill_chunk(t->ks, t->seed, t->c->n, side, from, to, batch, SWEEP_QUERY_BATCHES, &made);
         return filter_plugin_query(t->plugin, cf->handle, batch, made);
     }
     return sweep_query_chunk(&cf->f, &t->ops, &t->ctx, t->ks, t->seed, t->c->n, side, from, to);
