@@ -13,7 +13,7 @@
 # Committed results are remade only when something that decides their bytes
 # changed: each results/*.csv records the fingerprint of its inputs
 # (experiment file, key files, seed, scale, the code's results version in
-# src/version.h) and `bloomlab run` leaves a result whose fingerprint
+# src/base/version.h) and `bloomlab run` leaves a result whose fingerprint
 # matches untouched; figures and the report record the digest of the bytes
 # they were drawn from (plots/NAME.inputs, results/REPORT.inputs, through
 # scripts/fresh.sh).  A fresh clone's `make` so leaves `git status` clean.
@@ -34,21 +34,21 @@ endif
 # `=`, not `:=`: pkg-config runs after deps.sh has installed the packages.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS))
-BL_CFLAGS  = -std=c11 $(WARN) $(WERROR) -fopenmp -Iinclude $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+BL_CFLAGS  = -std=c11 $(WARN) $(WERROR) -fopenmp -Isrc -Iinclude $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 BL_LDLIBS  = $(PKG_LIBS) -lz -lm -ldl $(LDLIBS)
 GIT_REV   := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 SANFLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # The vector loops' files, each compiled for its instruction set alone
-# (src/cpu.h chooses at run time whether they run); off x86 they compile
+# (src/base/cpu.h chooses at run time whether they run); off x86 they compile
 # empty and nothing calls them.
 ifneq ($(filter x86_64% i386% i486% i586% i686%,$(shell $(CC) -dumpmachine 2>/dev/null)),)
 ISA_FLAGS_avx512 := -mavx512f -mavx512dq -mavx512vl -mavx2 -mbmi2
 ISA_FLAGS_avx2 := -mavx2 -mbmi2 -mfma
 endif
 
-SRC       := $(wildcard src/*.c)
-LIB_SRC   := $(filter-out src/main.c,$(SRC))
+SRC       := $(wildcard src/*/*.c)
+LIB_SRC   := $(filter-out src/commands/main.c,$(SRC))
 TEST_SRC  := $(wildcard tests/test_*.c)
 OBJ       := $(SRC:src/%.c=build/obj/%.o)
 LIB_OBJ   := $(LIB_SRC:src/%.c=build/obj/%.o)
@@ -62,7 +62,8 @@ ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 # OpenMP, CLI, inih, GLib or plugin loader).  Its objects are compiled
 # apart (build/pic/: position-independent, symbols hidden unless the API
 # marks them), so that the shared library exports the API alone.
-LIBBL_MODULES := library filters schemes hashes pcg cpu avx2 avx512 model theory sbbf
+LIBBL_MODULES := api/library filter/filters filter/schemes filter/sbbf filter/avx2 filter/avx512 \
+                 model/model model/theory base/hashes base/pcg base/cpu
 LIBBL_PIC     := $(LIBBL_MODULES:%=build/pic/%.o)
 LIBBL_CFLAGS   = $(filter-out -fopenmp,$(BL_CFLAGS)) -fPIC -fvisibility=hidden
 # What a program linking libbloomlab.a needs besides (also the .pc's Libs.private).
@@ -114,8 +115,8 @@ build/git_rev: FORCE
 	+@printf '%s\n' '$(GIT_REV)' > $@.new
 	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-build/obj/version.o build/asan/version.o: build/git_rev
-build/obj/version.o build/asan/version.o: FILE_DEFINES = -DBLOOMLAB_GIT='"$(GIT_REV)"'
+build/obj/base/version.o build/asan/base/version.o: build/git_rev
+build/obj/base/version.o build/asan/base/version.o: FILE_DEFINES = -DBLOOMLAB_GIT='"$(GIT_REV)"'
 
 # Where `make install` puts the report's scripts, rewritten only when it
 # changes (report.c alone uses it: it looks there when the binary is not in
@@ -125,8 +126,8 @@ build/datadir: FORCE
 	+@printf '%s\n' '$(datadir)/bloomlab' > $@.new
 	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-build/obj/report.o build/asan/report.o: build/datadir
-build/obj/report.o build/asan/report.o: FILE_DEFINES = -DBLOOMLAB_DATADIR='"$(datadir)/bloomlab"'
+build/obj/commands/report.o build/asan/commands/report.o: build/datadir
+build/obj/commands/report.o build/asan/commands/report.o: FILE_DEFINES = -DBLOOMLAB_DATADIR='"$(datadir)/bloomlab"'
 
 bin/bloomlab: $(OBJ) | deps
 	@mkdir -p bin
@@ -134,23 +135,23 @@ bin/bloomlab: $(OBJ) | deps
 
 build/obj/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$*) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$(notdir $*)) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
 
 build/obj/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) -D_GNU_SOURCE -Isrc -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -D_GNU_SOURCE -MMD -MP -c -o $@ $<
 
 build/asan/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$*) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$(notdir $*)) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
 
 build/asan/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) -D_GNU_SOURCE -Isrc -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) -D_GNU_SOURCE -MMD -MP -c -o $@ $<
 
 build/pic/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(LIBBL_CFLAGS) $(ISA_FLAGS_$*) -MMD -MP -c -o $@ $<
+	$(CC) $(LIBBL_CFLAGS) $(ISA_FLAGS_$(notdir $*)) -MMD -MP -c -o $@ $<
 
 # The static library is one relocatable object whose hidden symbols are
 # then made local: a program linking it sees the API alone, as with the
@@ -371,7 +372,7 @@ bench-peers: bin/bloomlab
 
 # One filter's loops alone, for instruction counts (scripts/loopcount.c).
 build/loopcount: scripts/loopcount.c $(LIB_OBJ) | deps
-	$(CC) $(BL_CFLAGS) -Isrc $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
+	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
 
 # libFuzzer harnesses (clang); bounded time per harness: FUZZ_SECONDS.
 fuzz: deps
@@ -388,7 +389,7 @@ includedir  ?= $(prefix)/include
 libdir      ?= $(exec_prefix)/lib
 INSTALL     ?= install
 
-# What `bloomlab report` runs (src/report.c finds it in $(datadir)/bloomlab).
+# What `bloomlab report` runs (src/commands/report.c finds it in $(datadir)/bloomlab).
 REPORT_DATA := scripts/experiment_page.py scripts/report.py scripts/report_hashes.py plots/generic.gp
 
 # Every file `make install` writes, and so every file `make uninstall` removes.
@@ -407,12 +408,12 @@ build/bloomlab.1: bin/bloomlab scripts/manpage.sh
 # `pkg-config --define-prefix` can move the whole tree.
 pc_dir = $(patsubst $(prefix)/%,$${prefix}/%,$(1))
 
-build/bloomlab.pc: Makefile src/version.h FORCE
+build/bloomlab.pc: Makefile src/base/version.h FORCE
 	@mkdir -p build
 	@printf '%s\n' 'prefix=$(prefix)' 'includedir=$(call pc_dir,$(includedir))' 'libdir=$(call pc_dir,$(libdir))' '' \
 	  'Name: bloomlab' \
 	  'Description: bloomlab: libbloomlab, the Bloom filters bloomlab measures (bloomlab/bloomlab.h), the hash-plugin ABI (bloomlab/plugin.h) and the filter-plugin ABI (bloomlab/filter.h)' \
-	  "Version: $$(sed -n 's/^#define BLOOMLAB_VERSION "\(.*\)"/\1/p' src/version.h)" \
+	  "Version: $$(sed -n 's/^#define BLOOMLAB_VERSION "\(.*\)"/\1/p' src/base/version.h)" \
 	  'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lbloomlab' 'Libs.private: $(LIBBL_LDLIBS)' > $@
 
 install: bin/bloomlab build/bloomlab.1 build/bloomlab.pc $(LIBBL_FILES)

@@ -7,7 +7,7 @@
 # ns_update: one and seven of them, a blocked and a standard insert's worth);
 # ns per present query; the fraction of the independent-read
 # ceiling an absent query reaches, lines_absent * ns_independent / ns_absent
-# (src/bench.h says how lines_absent is computed).
+# (src/commands/bench.h says how lines_absent is computed).
 csv = "../results/bench.csv"
 set datafile separator comma
 set terminal pngcairo size 1500,1000 font ",11"

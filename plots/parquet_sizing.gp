@@ -1,4 +1,4 @@
-# parquet_sizing.gp -- split-block filters sized by each rule of src/sizing.h:
+# parquet_sizing.gp -- split-block filters sized by each rule of src/model/sizing.h:
 # measured FPR / promised p against n, one panel per p, one line per rule
 # (scheme parquet: the format's own hash).  Dashed: the exact split-block
 # rate of the same size over p.  Grey band: 1 +- 5 SE of a filter whose

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "filters.h"
-#include "hashes.h"
-#include "keys.h"
+#include "filter/filters.h"
+#include "base/hashes.h"
+#include "harness/keys.h"
 
 enum { CHUNK = 8 };
 

@@ -976,7 +976,7 @@ def parquet_sizing(rep):
               source, len(ns), ns[0], ns[-1], t.meta.get("scale", "?"), rows[0]["trials"],
               ", ".join("%g" % p for p in ps)))
     rep.p("")
-    rep.p("The rules (constants and where they were read: `src/sizing.c`):")
+    rep.p("The rules (constants and where they were read: `src/model/sizing.c`):")
     rep.p("")
     for name, what in SIZING_RULES:
         rep.p("- `%s`: %s" % (name, what))

@@ -7,7 +7,7 @@ It reads results/{hash_compare,hash_limits,small_m,layouts,default_schemes,hash_
 FPR departs from the layout's exact formula by more than 5 standard errors.
 
 z: the sweep's fpr_se is the model's standard error under the null (query
-noise and filter-to-filter noise, right at any trial count; src/stats.h).
+noise and filter-to-filter noise, right at any trial count; src/model/stats.h).
 A hash can add variance the model lacks: where the trials spread more than
 the model allows beyond chance (dispersion_flag = over) and that spread is
 the larger, z uses it instead, so a departure is not overstated by a
@@ -41,7 +41,7 @@ def num(row, key):
     return float(v) if v not in ("", None) else float("nan")
 
 
-SE_NAMES = {"model": "model's se (src/stats.h)", "trials": "trials' own spread where it is the larger"}
+SE_NAMES = {"model": "model's se (src/model/stats.h)", "trials": "trials' own spread where it is the larger"}
 
 
 def zscore(row):
@@ -423,7 +423,7 @@ def layouts_part(rows):
         "are a + i b in 512 (or 64) bits, and a " % blocked_double_ratios(speed) +
         "step b of small order folds them (b = 0 mod 64 puts a register64 key on one bit). The block and "
         "the in-block offset are independent: the offset is taken from the fraction the block reduction "
-        "leaves, ((u_i * blocks) mod 2^64) >> 55 (src/filters.c); taking the top bits of u_i instead made "
+        "leaves, ((u_i * blocks) mod 2^64) >> 55 (src/filter/filters.c); taking the top bits of u_i instead made "
         "every key of a block start at the same offset (x2.5 before that fix). That is why the blocked "
         "layouts' default is the multiply scheme (the multiply rows, and the next section): it agrees with "
         "the formula, as do independent hashing and the ideal scheme, at the cost per key shown in the "
@@ -462,7 +462,7 @@ def default_schemes_part(rows):
         f"What a user gets who names no scheme: xxh3_64 on random 8-byte keys, n = {n}, each layout at its own "
         "best k (`k = opt`), from 4 to 24 bits per item; the default is double hashing on the unblocked layouts "
         "and splitblock, and the multiply scheme (RocksDB's FastLocalBloom probes: one 32-bit value multiplied "
-        "by 0x9e3779b9 per probe, its top bits the offset; src/schemes.h) on blocked512 and register64. "
+        "by 0x9e3779b9 per probe, its top bits the offset; src/filter/schemes.h) on blocked512 and register64. "
         "z is against the layout's own exact formula with the model's se. Figure: plots/default_schemes.png.",
         "",
         verdict,
@@ -535,7 +535,7 @@ def dispersion_part(tables):
                                     f"{r['trials']} trials)")
     text = ["### Spread between trials against the model",
             "",
-            "Each cell's trials spread by (E[F(1-F)]/q + Var F) under the null (src/theory.c: ONE FILTER'S RATE); "
+            "Each cell's trials spread by (E[F(1-F)]/q + Var F) under the null (src/model/theory.c: ONE FILTER'S RATE); "
             "`dispersion` is their sample variance over that, chi-square with trials - 1 degrees of freedom, and a "
             "cell is flagged when its upper tail is below 1e-3 (%d cells with two or more trials here, so about "
             "%.2f flags are expected by chance). A flag is a finding: the hash or scheme adds variance the "

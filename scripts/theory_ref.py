@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""theory_ref.py -- an independent high-precision reference for src/theory.h.
+"""theory_ref.py -- an independent high-precision reference for src/model/theory.h.
 
 Prints CSV on stdout:  function,m,n,k,extra,value
   function  the theory_* name without its prefix

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "avx2.h"
-#include "filters.h"
-#include "hashes.h"
-#include "keys.h"
-#include "schemes.h"
+#include "filter/avx2.h"
+#include "filter/filters.h"
+#include "base/hashes.h"
+#include "harness/keys.h"
+#include "filter/schemes.h"
 
 static int skip(void)
 {

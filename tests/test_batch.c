@@ -12,12 +12,12 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "avx512.h"
-#include "cache.h"
-#include "filters.h"
-#include "hashes.h"
-#include "keys.h"
-#include "pcg.h"
+#include "filter/avx512.h"
+#include "base/cache.h"
+#include "filter/filters.h"
+#include "base/hashes.h"
+#include "harness/keys.h"
+#include "base/pcg.h"
 
 typedef struct {
     layout_kind layout;

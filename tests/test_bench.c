@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "bench.h"
+#include "commands/bench.h"
 #include "helpers.h"
 
 Test(bench, lines_of_a_blocked_query_is_one)

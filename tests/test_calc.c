@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calc.h"
+#include "commands/calc.h"
 #include "csv.h"
 #include "helpers.h"
-#include "model.h"
-#include "theory.h"
+#include "model/model.h"
+#include "model/theory.h"
 
 #define ARGC(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

@@ -7,7 +7,7 @@
 
 #include "csv.h"
 #include "helpers.h"
-#include "sweep.h"
+#include "harness/sweep.h"
 
 
 /* An experiment with every kind of cell: layouts, hashes, the ideal scheme,

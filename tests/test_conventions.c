@@ -6,9 +6,9 @@
 
 #include "csv.h"
 #include "helpers.h"
-#include "schema.h"
-#include "table.h"
-#include "text.h"
+#include "harness/schema.h"
+#include "harness/table.h"
+#include "base/text.h"
 
 static const char PIPED_INI[] = "[experiment]\nname = piped\nm = 1000\nn = 100\nk = 3\ntrials = 2\nqueries = 1000\n";
 static const char NAMELESS_INI[] = "[experiment]\nm = 1000\nn = 100\nk = 3\ntrials = 1\nqueries = 500\n";

@@ -1,7 +1,7 @@
 /* test_demo.c -- the course page's traced facts, through the CLI. */
 #include <criterion/criterion.h>
 
-#include "demo.h"
+#include "commands/demo.h"
 #include "helpers.h"
 
 Test(demo, prints_the_page_line)

@@ -3,7 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 
-#include "experiment.h"
+#include "harness/experiment.h"
 #include "helpers.h"
 
 typedef struct {

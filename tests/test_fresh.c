@@ -83,7 +83,7 @@ static void expect_rerun_matches(const char *name)
     char *now = file_rows(out), *then = file_rows(result);
     cr_assert_str_eq(now, then,
                      "%s: a run now writes other rows than the committed ones: bump BLOOMLAB_RESULTS_VERSION "
-                     "(src/version.h) and remake the results",
+                     "(src/base/version.h) and remake the results",
                      name);
     free(now);
     free(then);

@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <inttypes.h>
 
-#include "hashes.h"
+#include "base/hashes.h"
 #include "helpers.h"
 
 static const hasher *get(const char *name)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "keys.h"
+#include "harness/keys.h"
 
 #define SIDE_COUNT 100000
 

@@ -13,12 +13,12 @@
 #include <xxhash.h>
 
 #include "bloomlab/bloomlab.h"
-#include "calc.h"
-#include "filters.h"
-#include "hashes.h"
+#include "commands/calc.h"
+#include "filter/filters.h"
+#include "base/hashes.h"
 #include "helpers.h"
-#include "model.h"
-#include "pcg.h"
+#include "model/model.h"
+#include "base/pcg.h"
 
 static const char *const LAYOUTS[] = {"standard", "counting", "partitioned", "blocked512", "register64", "splitblock"};
 #define LAYOUT_TOTAL (sizeof LAYOUTS / sizeof LAYOUTS[0])
@@ -554,7 +554,7 @@ Test(library, bad_arguments_get_null_or_minus_one_and_a_message)
     cr_expect(isnan(bloomlab_expected_fpr(NULL, 10)));
     bloomlab_free(NULL);
     bloomlab_free(f);
-    cr_expect_str_eq(bloomlab_version(), "0.1.0" /* src/version.h */);
+    cr_expect_str_eq(bloomlab_version(), "0.1.0" /* src/base/version.h */);
 }
 
 /* ---- the shared library --------------------------------------------------- */

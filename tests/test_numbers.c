@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "numbers.h"
+#include "base/numbers.h"
 
 static number_list parse_ok(const char *text, int integral)
 {

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <xxhash.h>
 
-#include "filters.h"
+#include "filter/filters.h"
 #include "helpers.h"
-#include "keys.h"
-#include "sbbf.h"
-#include "theory.h"
+#include "harness/keys.h"
+#include "filter/sbbf.h"
+#include "model/theory.h"
 
 #define GOLDEN VECTORS_DIR "parquet_sbbf_xxhash.bin"
 #define GOLDEN_BYTES 1040

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 
 #include "helpers.h"
-#include "pcg.h"
+#include "base/pcg.h"
 
 typedef struct {
     uint64_t initstate, initseq, index, bound, value;

@@ -9,9 +9,9 @@
 
 #include "helpers.h"
 #include "helpers_cases.h"
-#include "output.h"
-#include "schema.h"
-#include "version.h"
+#include "harness/output.h"
+#include "harness/schema.h"
+#include "base/version.h"
 
 /* Five cells; small enough to run in milliseconds. */
 static const char SMALL[] = "[experiment]\nseed = 1\n[g]\nbits_per_item = 8\nn = 500\nk = 1..5\ntrials = 2\nqueries = 500\n";

@@ -10,8 +10,8 @@
 #include <signal.h>
 #include <time.h>
 
-#include "filters.h"
-#include "hashes.h"
+#include "filter/filters.h"
+#include "base/hashes.h"
 #include "csv.h"
 #include "helpers.h"
 

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calc.h"
-#include "experiment.h"
+#include "commands/calc.h"
+#include "harness/experiment.h"
 #include "helpers.h"
-#include "sizing.h"
-#include "sweep.h"
-#include "theory.h"
+#include "model/sizing.h"
+#include "harness/sweep.h"
+#include "model/theory.h"
 
 #define NO_LIMIT (1ULL << 62)
 

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "stats.h"
+#include "model/stats.h"
 
 static void expect_wilson(uint64_t x, uint64_t n, double lo, double hi)
 {

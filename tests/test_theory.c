@@ -1,4 +1,4 @@
-/* test_theory.c -- src/theory.c against the independent high-precision
+/* test_theory.c -- src/model/theory.c against the independent high-precision
  * reference (scripts/theory_ref.py > build/theory_ref.csv), plus the
  * properties the formulas must have whatever the reference says. */
 #include <criterion/criterion.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "theory.h"
+#include "model/model.h"
+#include "model/theory.h"
 
 #define REF_PATH "build/theory_ref.csv"
 #define REL_TOL 1e-9

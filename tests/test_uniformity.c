@@ -4,9 +4,9 @@
 #include <math.h>
 
 #include "helpers.h"
-#include "keys.h"
-#include "stats.h"
-#include "uniformity.h"
+#include "harness/keys.h"
+#include "model/stats.h"
+#include "commands/uniformity.h"
 
 Test(uniformity, alpha_is_two_sided_five_sigma)
 {

@@ -25,14 +25,14 @@ FUZZ_CFLAGS   = -std=c11 -g -O1 -fopenmp -fsanitize=fuzzer,address,undefined \
 FUZZ_LIBS     = $(shell pkg-config --libs $(PKGS)) -lz -lm -ldl
 
 # What each harness links: the module under test and what it calls.
-PARSE_SRC    := src/numbers.c
+PARSE_SRC    := src/base/numbers.c
 # The library part of bloomlab (every module but main), with the vector
 # loops' files compiled apart for their instruction sets (as the Makefile
 # does), uninstrumented: the parsers under test never reach a filter loop.
-ISA_SRC      := src/avx512.c src/avx2.c
-EXP_SRC      := $(filter-out src/main.c $(ISA_SRC),$(wildcard src/*.c)) $(ISA_SRC:src/%.c=$(FUZZ_DIR)/%.o)
+ISA_SRC      := src/filter/avx512.c src/filter/avx2.c
+EXP_SRC      := $(filter-out src/commands/main.c $(ISA_SRC),$(wildcard src/*/*.c)) $(ISA_SRC:src/%.c=$(FUZZ_DIR)/%.o)
 SWEEP_SRC    := $(EXP_SRC)
-SHARD_SRC    := src/shard.c src/schema.c src/text.c
+SHARD_SRC    := src/harness/shard.c src/harness/schema.c src/base/text.c
 
 HARNESSES    := numbers experiment sweep_args shard
 
@@ -60,10 +60,10 @@ $(FUZZ_DIR)/fuzz_sweep_args: tests/fuzz/fuzz_sweep_args.c tests/fuzz/fuzz_common
 	@mkdir -p $(FUZZ_DIR)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sweep_args.c $(SWEEP_SRC) $(FUZZ_LIBS)
 
-$(FUZZ_DIR)/avx512.o: FUZZ_ISA := -mavx512f -mavx512dq -mavx512vl -mavx2 -mbmi2
-$(FUZZ_DIR)/avx2.o: FUZZ_ISA := -mavx2 -mbmi2 -mfma
+$(FUZZ_DIR)/filter/avx512.o: FUZZ_ISA := -mavx512f -mavx512dq -mavx512vl -mavx2 -mbmi2
+$(FUZZ_DIR)/filter/avx2.o: FUZZ_ISA := -mavx2 -mbmi2 -mfma
 $(FUZZ_DIR)/%.o: src/%.c src/%.h
-	@mkdir -p $(FUZZ_DIR)
+	@mkdir -p $(dir $@)
 	$(CLANG) -std=c11 -g -O1 -fopenmp -Isrc $(FUZZ_ISA) $(shell pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz_shard: tests/fuzz/fuzz_shard.c tests/fuzz/fuzz_common.h $(SHARD_SRC) | runtime

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "experiment.h"
+#include "harness/experiment.h"
 #include "fuzz_common.h"
 
 static void check_experiment(const experiment *e)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "numbers.h"
+#include "base/numbers.h"
 
 static void check_list(const char *text, int integral)
 {

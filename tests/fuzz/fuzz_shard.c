@@ -12,9 +12,9 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "schema.h"
-#include "shard.h"
-#include "text.h"
+#include "harness/schema.h"
+#include "harness/shard.h"
+#include "base/text.h"
 
 static void check_shard(const shard *s)
 {

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "experiment.h"
+#include "commands/commands.h"
+#include "harness/experiment.h"
 #include "fuzz_common.h"
-#include "sweep.h"
+#include "harness/sweep.h"
 
 #define ARGS_MAX 64
 

@@ -1,0 +1,545 @@
+/* library.c -- libbloomlab's API (include/bloomlab/bloomlab.h) over the
+ * filter layer: a bloomlab_filter is a `filter` (filters.h) with the loops
+ * filter_ops_for gives its layout and default scheme, and the registry's
+ * xxh3_64 at BLOOMLAB_SEED; sizing is model_smallest_m, calc's own search.
+ *
+ * Keys go to the loops in batches of KEY_BATCH, as `bloomlab sweep`
+ * inserts them; a batch points at the caller's bytes (nothing is copied).
+ * A key longer than a batch's 32-bit length takes the one-key reference
+ * path (filter_insert_one), which sets the same bits (tests/test_batch.c). */
+#include "bloomlab/bloomlab.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "filter/filters.h"
+#include "base/hashes.h"
+#include "model/model.h"
+#include "filter/sbbf.h"
+#include "filter/schemes.h"
+#include "base/version.h"
+
+/* The largest m taken, as `bloomlab run` takes it: far above any memory. */
+#define LIBRARY_M_MAX 1000000000000000ULL
+/* The hash every filter of this library uses (the registry's name). */
+#define LIBRARY_HASH "xxh3_64"
+/* What a Parquet filter hashes with (the format fixes it: XXH64, seed 0). */
+#define PARQUET_HASH "xxh64"
+
+#define MAGIC "BLOOMLAB"
+#define NAME_FIELD 16 /* bytes of a name in the header, NUL-padded */
+
+/* Offsets of the serialised form's header fields (bloomlab.h). */
+enum {
+    AT_MAGIC = 0,
+    AT_VERSION = 8,
+    AT_K = 12,
+    AT_LAYOUT = 16,
+    AT_SCHEME = 32,
+    AT_HASH = 48,
+    AT_SEED = 64,
+    AT_M = 72,
+    AT_BITSET_BYTES = 80,
+    AT_BITSET = BLOOMLAB_HEADER_BYTES
+};
+
+struct bloomlab_filter {
+    filter f;
+    scheme_kind scheme;
+    hasher hash;
+    scheme_ctx ctx; /* ctx.hash points at hash above */
+    filter_ops ops;
+};
+
+static void set_error(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void set_error(char *err, size_t size, const char *fmt, ...)
+{
+    if (err == NULL || size == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+}
+
+const char *bloomlab_version(void) { return BLOOMLAB_VERSION; }
+
+/* ---- making a filter ------------------------------------------------------ */
+
+static int layout_named(const char *name, layout_kind *layout, char *err, size_t err_size)
+{
+    if (name != NULL && layout_from_name(name, layout) == 0)
+        return 0;
+    set_error(err, err_size, "unknown layout '%s' (standard, counting, partitioned, blocked512, register64, splitblock)",
+              name ? name : "(null)");
+    return -1;
+}
+
+/* 0 when (layout, m, k) can be built with the layout's default scheme; m
+ * is already whole blocks. */
+static int check_size(layout_kind layout, uint64_t m, unsigned k, char *err, size_t err_size)
+{
+    if (m < 1 || m > LIBRARY_M_MAX) {
+        set_error(err, err_size, "m = %llu bits is outside 1..%llu", (unsigned long long)m,
+                  (unsigned long long)LIBRARY_M_MAX);
+        return -1;
+    }
+    if (k < 1 || k > FILTER_K_MAX) {
+        set_error(err, err_size, "k = %u is outside 1..%u", k, FILTER_K_MAX);
+        return -1;
+    }
+    return layout_check(layout, layout_default_scheme(layout), m, k, err, err_size);
+}
+
+/* A bloomlab_filter around a built filter f (taken over: freed on failure
+ * too), hashing by scheme at seed; NULL with why. */
+static bloomlab_filter *filter_wrap(filter *f, scheme_kind scheme, uint64_t seed, char *err, size_t err_size)
+{
+    bloomlab_filter *bf = calloc(1, sizeof *bf);
+    if (bf == NULL) {
+        filter_free(f);
+        set_error(err, err_size, "no memory");
+        return NULL;
+    }
+    bf->f = *f;
+    if (hasher_builtin(LIBRARY_HASH, &bf->hash) != 0) { /* the registry always has it */
+        bloomlab_free(bf);
+        set_error(err, err_size, "internal error: no hash %s", LIBRARY_HASH);
+        return NULL;
+    }
+    bf->scheme = scheme;
+    bf->ctx = (scheme_ctx){.hash = &bf->hash, .seed = seed, .log2_m = log2_floor(bf->f.m)};
+    bf->ops = filter_ops_for(bf->f.layout, scheme);
+    return bf;
+}
+
+/* An empty filter of a checked (layout, m, k) hashing at seed; NULL when
+ * there is no memory. */
+static bloomlab_filter *filter_new(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, uint64_t seed,
+                                   char *err, size_t err_size)
+{
+    filter f;
+    if (filter_init(&f, layout, m, k) != 0) {
+        set_error(err, err_size, "no memory for a %s filter of %llu bits", layout_name(layout),
+                  (unsigned long long)m);
+        return NULL;
+    }
+    return filter_wrap(&f, scheme, seed, err, err_size);
+}
+
+bloomlab_filter *bloomlab_create_mk(const char *layout_text, uint64_t m_bits, unsigned k, char *err, size_t err_size)
+{
+    layout_kind layout;
+    if (layout_named(layout_text, &layout, err, err_size) != 0)
+        return NULL;
+    /* whole blocks; an m out of range is refused as it is, not rounded */
+    const uint64_t m = m_bits >= 1 && m_bits <= LIBRARY_M_MAX ? layout_fit_m(layout, m_bits) : m_bits;
+    if (check_size(layout, m, k, err, err_size) != 0)
+        return NULL;
+    return filter_new(layout, layout_default_scheme(layout), m, k, BLOOMLAB_SEED, err, err_size);
+}
+
+bloomlab_filter *bloomlab_create(const char *layout_text, uint64_t n, double p, char *err, size_t err_size)
+{
+    layout_kind layout;
+    if (layout_named(layout_text, &layout, err, err_size) != 0)
+        return NULL;
+    if (n < 1 || (double)n > MODEL_COUNT_MAX) {
+        set_error(err, err_size, "n = %llu items is outside 1..%.3g", (unsigned long long)n, MODEL_COUNT_MAX);
+        return NULL;
+    }
+    if (!(p > 0 && p < 1)) {
+        set_error(err, err_size, "p = %g is not a false-positive rate in (0, 1)", p);
+        return NULL;
+    }
+    unsigned k;
+    uint64_t m = model_smallest_m(layout, n, p, 0, &k);
+    if (m == 0 || m > LIBRARY_M_MAX) {
+        set_error(err, err_size, "n = %llu items at p = %g need more than %llu bits", (unsigned long long)n, p,
+                  (unsigned long long)LIBRARY_M_MAX);
+        return NULL;
+    }
+    if (check_size(layout, m, k, err, err_size) != 0)
+        return NULL;
+    return filter_new(layout, layout_default_scheme(layout), m, k, BLOOMLAB_SEED, err, err_size);
+}
+
+void bloomlab_free(bloomlab_filter *f)
+{
+    if (f == NULL)
+        return;
+    filter_free(&f->f);
+    free(f);
+}
+
+/* ---- adding and asking ---------------------------------------------------- */
+
+/* A zero-length key may come as NULL: the loops get a valid pointer. */
+static const unsigned char EMPTY_KEY[1];
+
+static int key_ok(const void *key, size_t len) { return key != NULL || len == 0; }
+
+static const unsigned char *key_bytes(const void *key) { return key != NULL ? key : EMPTY_KEY; }
+
+/* Whether a key's length fits a batch's 32-bit field. */
+static int batchable(size_t len) { return len <= UINT32_MAX; }
+
+static int batch_args_ok(const void *const *keys, const size_t *lens, size_t count)
+{
+    if (count > 0 && (keys == NULL || lens == NULL))
+        return 0;
+    for (size_t i = 0; i < count; i++)
+        if (!key_ok(keys[i], lens[i]))
+            return 0;
+    return 1;
+}
+
+/* Put keys[at ..] into a batch (up to KEY_BATCH of them, the batchable
+ * ones); *next gets the index after the last key looked at.  A batch's
+ * id is the key's index (only the ideal scheme reads ids). */
+static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens, size_t at, size_t count,
+                       size_t *next)
+{
+    b->count = 0;
+    for (; at < count && b->count < KEY_BATCH; at++) {
+        if (!batchable(lens[at]))
+            continue;
+        b->ptr[b->count] = key_bytes(keys[at]);
+        b->len[b->count] = (uint32_t)lens[at];
+        b->id[b->count] = at;
+        b->count++;
+    }
+    *next = at;
+}
+
+int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
+{
+    if (f == NULL || !batch_args_ok(keys, lens, count))
+        return -1;
+    key_batch batch;
+    for (size_t at = 0; at < count;) {
+        batch_fill(&batch, keys, lens, at, count, &at);
+        if (batch.count > 0)
+            f->ops.insert(&f->f, &f->ctx, &batch);
+    }
+    for (size_t i = 0; i < count; i++)
+        if (!batchable(lens[i]))
+            filter_insert_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
+    /* A large standard or partitioned filter stages its inserts (filters.h):
+     * set them now, so that every call leaves a filter ready to be asked. */
+    filter_flush(&f->f);
+    return 0;
+}
+
+int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
+{
+    const void *keys[1] = {key};
+    return bloomlab_add_batch(f, keys, &len, 1);
+}
+
+size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
+                               unsigned char *answers)
+{
+    if (f == NULL || !batch_args_ok(keys, lens, count))
+        return BLOOMLAB_ERROR;
+    key_batch batch;
+    unsigned char batch_answers[KEY_BATCH];
+    size_t found = 0;
+    for (size_t at = 0; at < count;) {
+        batch_fill(&batch, keys, lens, at, count, &at);
+        if (batch.count == 0)
+            continue;
+        found += f->ops.query(&f->f, &f->ctx, &batch, batch_answers);
+        if (answers != NULL)
+            for (size_t j = 0; j < batch.count; j++)
+                answers[batch.id[j]] = batch_answers[j];
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (batchable(lens[i]))
+            continue;
+        const int yes = filter_query_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
+        found += (size_t)yes;
+        if (answers != NULL)
+            answers[i] = (unsigned char)yes;
+    }
+    return found;
+}
+
+int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
+{
+    const void *keys[1] = {key};
+    const size_t found = bloomlab_contains_batch(f, keys, &len, 1, NULL);
+    return found == BLOOMLAB_ERROR ? -1 : (int)found;
+}
+
+/* ---- what a filter is ----------------------------------------------------- */
+
+/* The bits its array holds: m, or 4 m for counting. */
+static uint64_t memory_bits(const filter *f) { return f->layout == LAYOUT_COUNTING ? 4 * f->m : f->m; }
+
+uint64_t bloomlab_size_bits(const bloomlab_filter *f) { return f ? f->f.m : 0; }
+
+uint64_t bloomlab_size_bytes(const bloomlab_filter *f) { return f ? (memory_bits(&f->f) + 7) / 8 : 0; }
+
+unsigned bloomlab_k(const bloomlab_filter *f) { return f ? f->f.k : 0; }
+
+const char *bloomlab_layout(const bloomlab_filter *f) { return f ? layout_name(f->f.layout) : NULL; }
+
+double bloomlab_expected_fpr(const bloomlab_filter *f, uint64_t n)
+{
+    return f ? model_fpr_exact(f->f.layout, f->f.m, n, f->f.k) : NAN;
+}
+
+/* ---- the serialised form -------------------------------------------------- */
+
+/* The words of the array that hold its bits (the rest of the last cache
+ * line is padding, always zero). */
+static uint64_t bitset_words(layout_kind layout, uint64_t m)
+{
+    const uint64_t bits = layout == LAYOUT_COUNTING ? 4 * m : m;
+    return (bits + 63) / 64;
+}
+
+static void put_le(unsigned char *out, uint64_t v, unsigned bytes)
+{
+    for (unsigned i = 0; i < bytes; i++)
+        out[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_le(const unsigned char *in, unsigned bytes)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < bytes; i++)
+        v |= (uint64_t)in[i] << (8 * i);
+    return v;
+}
+
+static void put_name(unsigned char *out, const char *name)
+{
+    const size_t len = strlen(name); /* names are ours: "blocked512" is the longest */
+    memset(out, 0, NAME_FIELD);
+    memcpy(out, name, len < NAME_FIELD ? len : NAME_FIELD - 1);
+}
+
+size_t bloomlab_serialised_size(const bloomlab_filter *f)
+{
+    if (f == NULL)
+        return 0;
+    return BLOOMLAB_HEADER_BYTES + 8 * (size_t)bitset_words(f->f.layout, f->f.m) + BLOOMLAB_CHECKSUM_BYTES;
+}
+
+size_t bloomlab_serialise(const bloomlab_filter *f, void *buf, size_t buf_size)
+{
+    const size_t size = bloomlab_serialised_size(f);
+    if (f == NULL || buf == NULL || buf_size < size)
+        return 0;
+    unsigned char *out = buf;
+    const uint64_t words = bitset_words(f->f.layout, f->f.m);
+    memcpy(out + AT_MAGIC, MAGIC, 8);
+    put_le(out + AT_VERSION, BLOOMLAB_FORMAT_VERSION, 4);
+    put_le(out + AT_K, f->f.k, 4);
+    put_name(out + AT_LAYOUT, layout_name(f->f.layout));
+    put_name(out + AT_SCHEME, scheme_name(f->scheme));
+    put_name(out + AT_HASH, f->scheme == SCHEME_PARQUET ? PARQUET_HASH : f->hash.name);
+    put_le(out + AT_SEED, f->ctx.seed, 8);
+    put_le(out + AT_M, f->f.m, 8);
+    put_le(out + AT_BITSET_BYTES, 8 * words, 8);
+    for (uint64_t w = 0; w < words; w++)
+        put_le(out + AT_BITSET + 8 * w, f->f.words[w], 8);
+    const size_t body = size - BLOOMLAB_CHECKSUM_BYTES;
+    put_le(out + body, XXH3_64bits(out, body), 8);
+    return size;
+}
+
+/* A header name field as a string: 0, or -1 when it has no NUL. */
+static int get_name(const unsigned char *in, char out[NAME_FIELD])
+{
+    if (memchr(in, 0, NAME_FIELD) == NULL)
+        return -1;
+    memcpy(out, in, NAME_FIELD);
+    return 0;
+}
+
+/* The framing: magic, version, length and checksum.  0, or -1 with why;
+ * *bitset_bytes gets B. */
+static int check_frame(const unsigned char *in, size_t len, uint64_t *bitset_bytes, char *err, size_t err_size)
+{
+    const size_t magic_seen = len < 8 ? len : 8;
+    if (memcmp(in, MAGIC, magic_seen) != 0) {
+        set_error(err, err_size, "not a bloomlab filter: the magic is not \"%s\"", MAGIC);
+        return -1;
+    }
+    if (len < BLOOMLAB_HEADER_BYTES + BLOOMLAB_CHECKSUM_BYTES) {
+        set_error(err, err_size, "truncated: %zu bytes, less than the %u of a header and checksum", len,
+                  BLOOMLAB_HEADER_BYTES + BLOOMLAB_CHECKSUM_BYTES);
+        return -1;
+    }
+    const uint64_t version = get_le(in + AT_VERSION, 4);
+    if (version != BLOOMLAB_FORMAT_VERSION) {
+        set_error(err, err_size, "format version %llu: this library reads version %u", (unsigned long long)version,
+                  BLOOMLAB_FORMAT_VERSION);
+        return -1;
+    }
+    *bitset_bytes = get_le(in + AT_BITSET_BYTES, 8);
+    const size_t room = len - BLOOMLAB_HEADER_BYTES - BLOOMLAB_CHECKSUM_BYTES;
+    if (*bitset_bytes > room) {
+        set_error(err, err_size, "truncated: the header promises a %llu-byte bit array, %zu bytes are there",
+                  (unsigned long long)*bitset_bytes, room);
+        return -1;
+    }
+    if (*bitset_bytes < room) {
+        set_error(err, err_size, "%zu bytes follow the checksum: not one whole filter", room - (size_t)*bitset_bytes);
+        return -1;
+    }
+    const size_t body = len - BLOOMLAB_CHECKSUM_BYTES;
+    if (XXH3_64bits(in, body) != get_le(in + body, 8)) {
+        set_error(err, err_size, "bad checksum: the bytes were changed or damaged");
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    layout_kind layout;
+    scheme_kind scheme;
+    uint64_t m, seed;
+    unsigned k;
+} header_fields;
+
+/* The names and sizes of a framed header.  0, or -1 with why. */
+static int read_fields(const unsigned char *in, uint64_t bitset_bytes, header_fields *h, char *err, size_t err_size)
+{
+    char layout[NAME_FIELD], scheme[NAME_FIELD], hash[NAME_FIELD];
+    if (get_name(in + AT_LAYOUT, layout) != 0 || get_name(in + AT_SCHEME, scheme) != 0 ||
+        get_name(in + AT_HASH, hash) != 0) {
+        set_error(err, err_size, "a name in the header is not NUL-terminated");
+        return -1;
+    }
+    if (layout_named(layout, &h->layout, err, err_size) != 0)
+        return -1;
+    /* a Parquet filter (splitblock, the format's own hash) or the layout's default */
+    const int parquet = h->layout == LAYOUT_SPLITBLOCK && strcmp(scheme, scheme_name(SCHEME_PARQUET)) == 0;
+    h->scheme = parquet ? SCHEME_PARQUET : layout_default_scheme(h->layout);
+    if (strcmp(scheme, scheme_name(h->scheme)) != 0) {
+        set_error(err, err_size, "scheme '%.15s': this library's %s filters use %s", scheme, layout,
+                  scheme_name(h->scheme));
+        return -1;
+    }
+    const char *hash_used = parquet ? PARQUET_HASH : LIBRARY_HASH;
+    if (strcmp(hash, hash_used) != 0) {
+        set_error(err, err_size, "hash '%.15s': this library's %s %s filters hash with %s", hash, layout, scheme,
+                  hash_used);
+        return -1;
+    }
+    h->seed = get_le(in + AT_SEED, 8);
+    h->m = get_le(in + AT_M, 8);
+    const uint64_t k = get_le(in + AT_K, 4);
+    if (k < 1 || k > FILTER_K_MAX) {
+        set_error(err, err_size, "k = %llu is outside 1..%u", (unsigned long long)k, FILTER_K_MAX);
+        return -1;
+    }
+    h->k = (unsigned)k;
+    if (check_size(h->layout, h->m, h->k, err, err_size) != 0)
+        return -1;
+    if (layout_fit_m(h->layout, h->m) != h->m) {
+        set_error(err, err_size, "m = %llu is not whole %u-bit blocks of a %s filter", (unsigned long long)h->m,
+                  layout_block_bits(h->layout), layout);
+        return -1;
+    }
+    if (bitset_bytes != 8 * bitset_words(h->layout, h->m)) {
+        set_error(err, err_size, "sizes disagree: a %s filter of m = %llu has a %llu-byte bit array, not %llu", layout,
+                  (unsigned long long)h->m, (unsigned long long)(8 * bitset_words(h->layout, h->m)),
+                  (unsigned long long)bitset_bytes);
+        return -1;
+    }
+    return 0;
+}
+
+/* The bits above the array's last one must be clear: the loops never set
+ * them, so a set one means the sizes and the bits disagree. */
+static int check_padding(const unsigned char *bitset, uint64_t words, uint64_t bits, char *err, size_t err_size)
+{
+    const unsigned used = (unsigned)(bits % 64);
+    if (used == 0 || words == 0)
+        return 0;
+    if (get_le(bitset + 8 * (words - 1), 8) >> used != 0) {
+        set_error(err, err_size, "sizes disagree: bits are set past bit %llu, the end of the array",
+                  (unsigned long long)bits);
+        return -1;
+    }
+    return 0;
+}
+
+bloomlab_filter *bloomlab_load(const void *buf, size_t len, char *err, size_t err_size)
+{
+    if (buf == NULL) {
+        set_error(err, err_size, "no buffer (NULL)");
+        return NULL;
+    }
+    const unsigned char *in = buf;
+    uint64_t bitset_bytes;
+    header_fields h;
+    if (check_frame(in, len, &bitset_bytes, err, err_size) != 0 || read_fields(in, bitset_bytes, &h, err, err_size) != 0)
+        return NULL;
+    const uint64_t words = bitset_bytes / 8;
+    const uint64_t bits = h.layout == LAYOUT_COUNTING ? 4 * h.m : h.m;
+    if (check_padding(in + AT_BITSET, words, bits, err, err_size) != 0)
+        return NULL;
+    bloomlab_filter *f = filter_new(h.layout, h.scheme, h.m, h.k, h.seed, err, err_size);
+    if (f == NULL)
+        return NULL;
+    for (uint64_t w = 0; w < words; w++)
+        f->f.words[w] = get_le(in + AT_BITSET + 8 * w, 8);
+    return f;
+}
+
+/* ---- Apache Parquet's form (sbbf.h) --------------------------------------- */
+
+/* sbbf.c writes its reasons into a buffer of its own: err may be NULL here. */
+#define SBBF_WHY 400
+
+bloomlab_filter *bloomlab_create_parquet(uint64_t bitset_bytes, char *err, size_t err_size)
+{
+    char why[SBBF_WHY];
+    if (sbbf_bytes_ok(bitset_bytes, why, sizeof why) != 0) {
+        set_error(err, err_size, "%s", why);
+        return NULL;
+    }
+    return filter_new(LAYOUT_SPLITBLOCK, SCHEME_PARQUET, 8 * bitset_bytes, 8, 0, err, err_size);
+}
+
+bloomlab_filter *bloomlab_load_parquet(const void *buf, size_t len, size_t *used, char *err, size_t err_size)
+{
+    if (buf == NULL) {
+        set_error(err, err_size, "no buffer (NULL)");
+        return NULL;
+    }
+    filter loaded;
+    char why[SBBF_WHY];
+    if (sbbf_load(&loaded, buf, len, used, why, sizeof why) != 0) {
+        set_error(err, err_size, "%s", why);
+        return NULL;
+    }
+    return filter_wrap(&loaded, SCHEME_PARQUET, 0, err, err_size);
+}
+
+static int is_parquet(const bloomlab_filter *f) { return f != NULL && f->scheme == SCHEME_PARQUET; }
+
+size_t bloomlab_serialised_size_parquet(const bloomlab_filter *f)
+{
+    return is_parquet(f) ? sbbf_serialised_size(&f->f) : 0;
+}
+
+size_t bloomlab_serialise_parquet(const bloomlab_filter *f, void *buf, size_t buf_size)
+{
+    const size_t size = bloomlab_serialised_size_parquet(f);
+    if (size == 0 || buf == NULL || buf_size < size)
+        return 0;
+    return sbbf_serialise(&f->f, buf, buf_size);
+}

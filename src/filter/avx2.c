@@ -1,0 +1,593 @@
+/* avx2.c -- the loops of avx2.h.  The Makefile compiles this file, and only
+ * this one, for AVX2 with BMI2 and FMA (its ISA_FLAGS_avx2), whatever the
+ * build's flags: nothing here may run unless avx2_usable() (cpu.h's
+ * run-time choice) says the CPU has it.  Off x86 the file is empty and
+ * nothing calls it.
+ *
+ * Lanes.  Four keys' values u_i ride in the four 64-bit lanes of a ymm
+ * register; two such groups (keys j .. j+3 and j+4 .. j+7) make one vector
+ * of eight 32-bit positions, fetched by one vpgatherdd.  A group's missing
+ * keys (a run's tail) are loaded as zero: their u is 0 at every step, so
+ * their positions are position 0 (or a slice's first bit), inside the
+ * filter; they are read, never written, and their answers dropped.
+ *
+ * The reduction.  pos = floor(u m / 2^64) for m < 2^32 is the high half of
+ * uh m + hi32(ul m), two vpmuludq whose sum cannot overflow (avx512.c's top
+ * comment).  The block layouts' bit offsets want the top bits of
+ * u blocks mod 2^64 instead: with blocks < 2^32 that is
+ * ul blocks + (uh blocks) 2^32 mod 2^64, two vpmuludq again.
+ */
+#include "filter/avx2.h"
+#include "base/cache.h"
+#include "filter/filters.h"
+
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#if BLOOMLAB_X86
+#if !defined(__AVX2__) || !defined(__BMI2__)
+#error "avx2.c is compiled with -mavx2 -mbmi2 -mfma (the Makefile's ISA_FLAGS_avx2)"
+#endif
+#include <immintrin.h>
+
+#define LOOP static inline __attribute__((always_inline))
+
+/* Lanes 0 .. count-1 of four (count may exceed 4), as a maskload mask. */
+LOOP __m256i lanes4(size_t count)
+{
+    const __m256i index = _mm256_setr_epi64x(0, 1, 2, 3);
+    const long long n = count >= 4 ? 4 : (long long)count;
+    return _mm256_cmpgt_epi64(_mm256_set1_epi64x(n), index);
+}
+
+/* Keys j .. j+3 of v (count keys in all), zero past the last. */
+LOOP __m256i load4(const uint64_t *v, size_t j, size_t count)
+{
+    if (j >= count)
+        return _mm256_setzero_si256();
+    if (count - j >= 4)
+        return _mm256_loadu_si256((const __m256i *)(const void *)(v + j));
+    return _mm256_maskload_epi64((const long long *)(const void *)(v + j), lanes4(count - j));
+}
+
+/* floor(u r / 2^64), r < 2^32, in every lane (the top comment). */
+LOOP __m256i reduce4(__m256i u, __m256i r)
+{
+    const __m256i low = _mm256_mul_epu32(u, r);
+    const __m256i high = _mm256_mul_epu32(_mm256_srli_epi64(u, 32), r);
+    return _mm256_srli_epi64(_mm256_add_epi64(high, _mm256_srli_epi64(low, 32)), 32);
+}
+
+/* u r mod 2^64, r < 2^32. */
+LOOP __m256i mullo4(__m256i u, __m256i r)
+{
+    const __m256i low = _mm256_mul_epu32(u, r);
+    const __m256i high = _mm256_mul_epu32(_mm256_srli_epi64(u, 32), r);
+    return _mm256_add_epi64(low, _mm256_slli_epi64(high, 32));
+}
+
+/* How four keys' streams of positions come (filters.c's cursor_position),
+ * every position below 2^32:
+ *   POS_STANDARD     position i = reduce(u_i, m);
+ *   POS_COUNTING     the same over 4-bit counters;
+ *   POS_PARTITIONED  slice[i] + reduce(u_i, slice[i+1] - slice[i]);
+ *   POS_BLOCKED      the block reduce(u_0, blocks), then position i = its
+ *                    first bit + the top 9 bits of u_{i+1} blocks mod 2^64;
+ *   POS_MULTIPLY     the same block, then its first bit + the top 9 bits
+ *                    of the 32-bit g_i (the multiply scheme, schemes.h):
+ *                    g rides in the low half of each lane, g_0 = h2 >> 32
+ *                    and g_{i+1} = g_i MULTIPLY_STEP mod 2^32 (one vpmuludq
+ *                    and a mask).
+ * The kind is a constant at every call, so each loop is stamped per kind. */
+enum { POS_STANDARD, POS_COUNTING, POS_PARTITIONED, POS_BLOCKED, POS_MULTIPLY };
+
+/* g MULTIPLY_STEP mod 2^32 in the low half of each lane (the high half 0). */
+LOOP __m256i multiply_step4(__m256i g)
+{
+    return _mm256_and_si256(_mm256_mul_epu32(g, _mm256_set1_epi64x(MULTIPLY_STEP)),
+                            _mm256_set1_epi64x(0xFFFFFFFFLL));
+}
+
+typedef struct {
+    __m256i u, step, range, base;
+    const uint64_t *slice;
+    unsigned i;
+} lanes4_t;
+
+LOOP lanes4_t lanes_begin(int kind, __m256i h1, __m256i h2, __m256i range, const uint64_t *slice)
+{
+    lanes4_t p = {h1, h2, range, _mm256_setzero_si256(), slice, 0};
+    if (kind == POS_BLOCKED || kind == POS_MULTIPLY) {
+        p.base = _mm256_slli_epi64(reduce4(h1, range), 9);
+        p.u = kind == POS_BLOCKED ? _mm256_add_epi64(h1, h2) : _mm256_srli_epi64(h2, 32);
+    }
+    return p;
+}
+
+/* The next position of each lane. */
+LOOP __m256i lanes_next(int kind, lanes4_t *p)
+{
+    __m256i pos;
+    if (kind == POS_PARTITIONED) {
+        const uint64_t lo = p->slice[p->i], hi = p->slice[p->i + 1];
+        pos = _mm256_add_epi64(reduce4(p->u, _mm256_set1_epi64x((long long)(hi - lo))),
+                               _mm256_set1_epi64x((long long)lo));
+        p->i++;
+    } else if (kind == POS_BLOCKED)
+        pos = _mm256_add_epi64(p->base, _mm256_srli_epi64(mullo4(p->u, p->range), 55));
+    else if (kind == POS_MULTIPLY) {
+        pos = _mm256_add_epi64(p->base, _mm256_srli_epi64(p->u, 23));
+        p->u = multiply_step4(p->u);
+        return pos;
+    } else
+        pos = reduce4(p->u, p->range);
+    p->u = _mm256_add_epi64(p->u, p->step);
+    return pos;
+}
+
+/* Eight positions below 2^32 as 32-bit lanes, in the order a0 a1 b0 b1
+ * a2 a3 b2 b3 (one vshufps; key_order puts a result back in key order). */
+LOOP __m256i pack8(__m256i a, __m256i b)
+{
+    return _mm256_castps_si256(
+        _mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(2, 0, 2, 0)));
+}
+
+LOOP __m256i key_order(__m256i v) { return _mm256_permute4x64_epi64(v, _MM_SHUFFLE(3, 1, 2, 0)); }
+
+/* ---- inserts: positions in vector, bits set by scalar ORs ------------------- */
+
+/* Set one position: OR its bit in, or add 1 to its counter unless that is
+ * saturated (returns 1 then: the increment is lost, as in filters.c). */
+LOOP unsigned set_position(int kind, uint64_t *words, uint64_t word, uint64_t bit)
+{
+    if (kind != POS_COUNTING) {
+        words[word] |= bit;
+        return 0;
+    }
+    const uint64_t w = words[word], shift = bit; /* counting: bit holds the counter's shift */
+    const unsigned saturated = ((w >> shift) & 15u) == COUNTER_MAX;
+    words[word] = w + ((uint64_t)!saturated << shift);
+    return saturated;
+}
+
+/* Keys are this far ahead when a blocked512 key's line is prefetched. */
+#define BLOCK_AHEAD 32
+
+LOOP void prefetch_block_lines(const uint64_t *words, __m256i range, const uint64_t *h1, size_t j, size_t count,
+                               int rw)
+{
+    if (j >= count)
+        return;
+    uint64_t first_bit[4];
+    _mm256_storeu_si256((__m256i *)(void *)first_bit, _mm256_slli_epi64(reduce4(load4(h1, j, count), range), 9));
+    for (size_t l = 0; l < 4 && j + l < count; l++) {
+        if (rw)
+            __builtin_prefetch(&words[first_bit[l] >> 6], 1, 3);
+        else
+            __builtin_prefetch(&words[first_bit[l] >> 6], 0, 3);
+    }
+}
+
+/* Keys whose positions are made (and, beyond L2, prefetched for writing)
+ * one group ahead of the group whose bits are set. */
+#define INSERT_GROUP 16
+
+typedef struct {
+    uint64_t word[INSERT_GROUP * FILTER_K_MAX], bit[INSERT_GROUP * FILTER_K_MAX]; /* [(4 v + i) 4 + l]: see below */
+} insert_group;
+
+/* The positions of keys j .. j+15 (those there are): position i of the
+ * key in lane l of vector v at [4 (k v + i) + l]; prefetched when asked. */
+LOOP void group_positions(int kind, const uint64_t *words, __m256i r, const uint64_t *slice, unsigned k,
+                          const uint64_t *h1, const uint64_t *h2, size_t j, size_t count, insert_group *g, int prefetch)
+{
+    const __m256i one = _mm256_set1_epi64x(1), low6 = _mm256_set1_epi64x(63), low4 = _mm256_set1_epi64x(15);
+    for (size_t v = 0; v < INSERT_GROUP / 4 && j + 4 * v < count; v++) {
+        lanes4_t p = lanes_begin(kind, load4(h1, j + 4 * v, count), load4(h2, j + 4 * v, count), r, slice);
+        uint64_t *word = g->word + 4 * k * v, *bit = g->bit + 4 * k * v;
+        for (unsigned i = 0; i < k; i++) {
+            const __m256i pos = lanes_next(kind, &p);
+            if (kind == POS_COUNTING) {
+                _mm256_storeu_si256((__m256i *)(void *)(word + 4 * i), _mm256_srli_epi64(pos, 4));
+                _mm256_storeu_si256((__m256i *)(void *)(bit + 4 * i),
+                                    _mm256_slli_epi64(_mm256_and_si256(pos, low4), 2));
+            } else {
+                _mm256_storeu_si256((__m256i *)(void *)(word + 4 * i), _mm256_srli_epi64(pos, 6));
+                _mm256_storeu_si256((__m256i *)(void *)(bit + 4 * i),
+                                    _mm256_sllv_epi64(one, _mm256_and_si256(pos, low6)));
+            }
+        }
+        if (prefetch) {
+            const size_t lanes = count - j - 4 * v < 4 ? count - j - 4 * v : 4;
+            for (unsigned i = 0; i < k; i++)
+                for (size_t l = 0; l < lanes; l++)
+                    __builtin_prefetch(&words[word[4 * i + l]], 1, 3);
+        }
+    }
+}
+
+/* Set the group's bits (count its counters; returns the increments lost). */
+LOOP uint64_t group_set(int kind, uint64_t *words, unsigned k, size_t j, size_t count, const insert_group *g)
+{
+    uint64_t saturated = 0;
+    for (size_t v = 0; v < INSERT_GROUP / 4 && j + 4 * v < count; v++) {
+        const uint64_t *word = g->word + 4 * k * v, *bit = g->bit + 4 * k * v;
+        const size_t lanes = count - j - 4 * v < 4 ? count - j - 4 * v : 4;
+        if (lanes == 4) {
+            for (size_t t = 0; t < 4 * (size_t)k; t++)
+                saturated += set_position(kind, words, word[t], bit[t]);
+        } else {
+            for (unsigned i = 0; i < k; i++)
+                for (size_t l = 0; l < lanes; l++)
+                    saturated += set_position(kind, words, word[4 * i + l], bit[4 * i + l]);
+        }
+    }
+    return saturated;
+}
+
+/* Set the bits (count the counters; returns the increments lost).  An
+ * unblocked filter beyond L2 (prefetch) has each group's lines requested
+ * while the group before is set; a blocked512 key's one line is
+ * prefetched BLOCK_AHEAD keys ahead. */
+LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
+                           const uint64_t *h1, const uint64_t *h2, size_t count, int prefetch)
+{
+    const int blocked = kind == POS_BLOCKED || kind == POS_MULTIPLY;
+    const __m256i r = _mm256_set1_epi64x((long long)range);
+    insert_group g[2];
+    uint64_t saturated = 0;
+    if (blocked) {
+        prefetch = 0;
+        for (size_t j = 0; j < BLOCK_AHEAD; j += 4)
+            prefetch_block_lines(words, r, h1, j, count, 1);
+    }
+    if (count == 0)
+        return 0;
+    group_positions(kind, words, r, slice, k, h1, h2, 0, count, &g[0], prefetch);
+    for (size_t j = 0, n = 0; j < count; j += INSERT_GROUP, n++) {
+        if (blocked)
+            for (size_t a = 0; a < INSERT_GROUP; a += 4)
+                prefetch_block_lines(words, r, h1, j + BLOCK_AHEAD + a, count, 1);
+        if (j + INSERT_GROUP < count)
+            group_positions(kind, words, r, slice, k, h1, h2, j + INSERT_GROUP, count, &g[(n + 1) & 1], prefetch);
+        saturated += group_set(kind, words, k, j, count, &g[n & 1]);
+    }
+    return saturated;
+}
+
+/* Whether an unblocked filter's inserts prefetch: beyond L2. */
+static int beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
+
+void avx2_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, beyond_l2(f));
+}
+
+void avx2_counting_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, beyond_l2(f));
+}
+
+void avx2_partitioned_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, beyond_l2(f));
+}
+
+void avx2_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
+}
+
+void avx2_blocked512_multiply_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    probe_insert(POS_MULTIPLY, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
+}
+
+/* ---- queries: eight keys a step, one gather a position ---------------------- */
+
+/* All k positions of eight keys (a's lanes, then b's), tested without a
+ * branch: the key-ordered mask of those that found them all set.  A
+ * position p is bit p & 31 of 32-bit word p >> 5 of the same little-endian
+ * array (counter p: bits 4 (p & 7) of 32-bit word p >> 3). */
+LOOP unsigned test8(int kind, const uint64_t *words, lanes4_t *pa, lanes4_t *pb, unsigned k)
+{
+    const int *words32 = (const int *)(const void *)words;
+    const __m256i low5 = _mm256_set1_epi32(31), low3 = _mm256_set1_epi32(7), nibble = _mm256_set1_epi32(15);
+    __m256i all = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+    for (unsigned i = 0; i < k; i++) {
+        const __m256i pos = pack8(lanes_next(kind, pa), lanes_next(kind, pb));
+        if (kind == POS_COUNTING) {
+            const __m256i w = _mm256_i32gather_epi32(words32, _mm256_srli_epi32(pos, 3), 4);
+            const __m256i c = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_slli_epi32(_mm256_and_si256(pos, low3), 2)),
+                                               nibble);
+            zero = _mm256_or_si256(zero, _mm256_cmpeq_epi32(c, _mm256_setzero_si256()));
+        } else {
+            const __m256i w = _mm256_i32gather_epi32(words32, _mm256_srli_epi32(pos, 5), 4);
+            all = _mm256_and_si256(all, _mm256_srlv_epi32(w, _mm256_and_si256(pos, low5)));
+        }
+    }
+    if (kind == POS_COUNTING)
+        return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(zero))) ^ 0xFFu;
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(_mm256_slli_epi32(all, 31))));
+}
+
+/* All k bits, no early exit: in cache the gathers cost less than the
+ * branches an exit would mispredict (filters.c keeps the phased portable
+ * loops for unblocked filters beyond L2). */
+LOOP size_t probe_query(int kind, const uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
+                        const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    const int blocked = kind == POS_BLOCKED || kind == POS_MULTIPLY;
+    const __m256i r = _mm256_set1_epi64x((long long)range);
+    size_t yes = 0;
+    if (blocked)
+        for (size_t j = 0; j < BLOCK_AHEAD; j += 4)
+            prefetch_block_lines(words, r, h1, j, count, 0);
+    for (size_t j = 0; j < count; j += 8) {
+        if (blocked) {
+            prefetch_block_lines(words, r, h1, j + BLOCK_AHEAD, count, 0);
+            prefetch_block_lines(words, r, h1, j + BLOCK_AHEAD + 4, count, 0);
+        }
+        lanes4_t pa = lanes_begin(kind, load4(h1, j, count), load4(h2, j, count), r, slice);
+        lanes4_t pb = lanes_begin(kind, load4(h1, j + 4, count), load4(h2, j + 4, count), r, slice);
+        unsigned found = test8(kind, words, &pa, &pb, k);
+        const size_t lanes = count - j < 8 ? count - j : 8;
+        found &= (1u << lanes) - 1;
+        yes += (size_t)__builtin_popcount(found);
+        if (answer != NULL)
+            for (size_t l = 0; l < lanes; l++)
+                answer[j + l] = (unsigned char)((found >> l) & 1u);
+    }
+    return yes;
+}
+
+size_t avx2_standard_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return probe_query(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, answer);
+}
+
+size_t avx2_counting_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
+{
+    return probe_query(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, answer);
+}
+
+size_t avx2_partitioned_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                              unsigned char *answer)
+{
+    return probe_query(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, answer);
+}
+
+size_t avx2_blocked512_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                             unsigned char *answer)
+{
+    return probe_query(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, answer);
+}
+
+size_t avx2_blocked512_multiply_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                      unsigned char *answer)
+{
+    return probe_query(POS_MULTIPLY, f->words, f->blocks, NULL, f->k, h1, h2, count, answer);
+}
+
+/* ---- register64: one word a key ------------------------------------------- */
+
+/* Every key's word, reduce(u_0, blocks), and its mask of k bits, bit i
+ * the top 6 bits of u_{i+1} blocks mod 2^64 (filters.c's cursor_position),
+ * or with the multiply scheme the top 6 bits of the 32-bit g_i; the words
+ * prefetched. */
+LOOP void register_masks(int multiply, const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,
+                         const uint64_t *h2, size_t count, uint64_t *word, uint64_t *mask, int rw)
+{
+    const __m256i b = _mm256_set1_epi64x((long long)blocks), one = _mm256_set1_epi64x(1);
+    for (size_t j = 0; j < count; j += 4) {
+        const __m256i u0 = load4(h1, j, count), step = load4(h2, j, count);
+        __m256i bits = _mm256_setzero_si256();
+        if (multiply) {
+            __m256i g = _mm256_srli_epi64(step, 32);
+            for (unsigned i = 0; i < k; i++, g = multiply_step4(g))
+                bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(g, 26)));
+        } else {
+            __m256i u = _mm256_add_epi64(u0, step);
+            for (unsigned i = 0; i < k; i++, u = _mm256_add_epi64(u, step))
+                bits = _mm256_or_si256(bits, _mm256_sllv_epi64(one, _mm256_srli_epi64(mullo4(u, b), 58)));
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(word + j), reduce4(u0, b));
+        _mm256_storeu_si256((__m256i *)(void *)(mask + j), bits);
+    }
+    for (size_t j = 0; j < count; j++) {
+        if (rw)
+            __builtin_prefetch(&words[word[j]], 1, 3);
+        else
+            __builtin_prefetch(&words[word[j]], 0, 3);
+    }
+}
+
+LOOP void register_insert(int multiply, filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    uint64_t *words = f->words;
+    uint64_t word[AVX2_MAX_KEYS + 4], mask[AVX2_MAX_KEYS + 4];
+    register_masks(multiply, words, f->blocks, f->k, h1, h2, count, word, mask, 1);
+    for (size_t j = 0; j < count; j++)
+        words[word[j]] |= mask[j];
+}
+
+LOOP size_t register_query(int multiply, const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                           unsigned char *answer)
+{
+    const uint64_t *words = f->words;
+    uint64_t word[AVX2_MAX_KEYS + 4], mask[AVX2_MAX_KEYS + 4];
+    register_masks(multiply, words, f->blocks, f->k, h1, h2, count, word, mask, 0);
+    size_t yes = 0;
+    for (size_t j = 0; j < count; j++) {
+        const int all = (words[word[j]] & mask[j]) == mask[j];
+        yes += (size_t)all;
+        if (answer != NULL)
+            answer[j] = (unsigned char)all;
+    }
+    return yes;
+}
+
+void avx2_register64_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    register_insert(0, f, h1, h2, count);
+}
+
+void avx2_register64_multiply_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    register_insert(1, f, h1, h2, count);
+}
+
+size_t avx2_register64_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                             unsigned char *answer)
+{
+    return register_query(0, f, h1, h2, count, answer);
+}
+
+size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                      unsigned char *answer)
+{
+    return register_query(1, f, h1, h2, count, answer);
+}
+
+/* ---- split block: one register a block ------------------------------------ */
+
+/* The key's eight bits: 32-bit word i gets bit (h32 SALT[i]) >> 27. */
+LOOP __m256i splitblock_mask(uint64_t u, __m256i salt)
+{
+    const __m256i h = _mm256_set1_epi32((int)(uint32_t)u);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_srli_epi32(_mm256_mullo_epi32(h, salt), 27));
+}
+
+/* The first word of the key's block: ((u >> 32) blocks) >> 32 blocks of
+ * four words (blocks < 2^32: one 32 x 32-bit product). */
+LOOP uint64_t splitblock_word(uint64_t u, uint64_t blocks) { return (((u >> 32) * blocks) >> 32) << 2; }
+
+/* Keys are this far ahead when their blocks are prefetched: about a memory
+ * latency of the loop's work (Boost.Bloom's bulk path keeps 64 lines in
+ * flight for a one-line block; a run here is at most 256 keys). */
+#define SPLITBLOCK_AHEAD 32
+
+/* Every key's block (its first word) into first[], and the first
+ * SPLITBLOCK_AHEAD blocks prefetched (for writing when rw). */
+LOOP void splitblock_firsts(const uint64_t *words, uint64_t blocks, const uint64_t *h1, size_t count, uint64_t *first,
+                            int rw)
+{
+    for (size_t j = 0; j < count; j++)
+        first[j] = splitblock_word(h1[j], blocks);
+    for (size_t j = 0; j < count && j < SPLITBLOCK_AHEAD; j++) {
+        if (rw)
+            __builtin_prefetch(&words[first[j]], 1, 3);
+        else
+            __builtin_prefetch(&words[first[j]], 0, 3);
+    }
+}
+
+void avx2_splitblock_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
+{
+    (void)h2; /* a split block key's bits come from h1 alone */
+    uint64_t *words = f->words;
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    uint64_t first[AVX2_MAX_KEYS];
+    splitblock_firsts(words, f->blocks, h1, count, first, 1);
+    for (size_t j = 0; j < count; j++) {
+        if (j + SPLITBLOCK_AHEAD < count)
+            __builtin_prefetch(&words[first[j + SPLITBLOCK_AHEAD]], 1, 3);
+        __m256i *block = (__m256i *)(void *)&words[first[j]];
+        _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), splitblock_mask(h1[j], salt)));
+    }
+}
+
+size_t avx2_splitblock_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                             unsigned char *answer)
+{
+    (void)h2;
+    const uint64_t *words = f->words;
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    uint64_t first[AVX2_MAX_KEYS];
+    splitblock_firsts(words, f->blocks, h1, count, first, 0);
+    size_t yes = 0;
+    for (size_t j = 0; j < count; j++) {
+        if (j + SPLITBLOCK_AHEAD < count)
+            __builtin_prefetch(&words[first[j + SPLITBLOCK_AHEAD]], 0, 3);
+        const __m256i block = _mm256_load_si256((const __m256i *)(const void *)&words[first[j]]);
+        const int all = _mm256_testc_si256(block, splitblock_mask(h1[j], salt)); /* mask & ~block == 0 */
+        yes += (size_t)all;
+        if (answer != NULL)
+            answer[j] = (unsigned char)all;
+    }
+    return yes;
+}
+
+/* The same loops taking the 8-byte keys of xxh3_64 themselves, in one
+ * pass (Boost.Bloom's bulk path has this shape): each key is hashed
+ * (XXH3_len_4to8_64b for len = 8, its seeded constant once a call), its
+ * block placed and prefetched, and set or tested SPLIT_RING keys later, so
+ * that no array of hashes or blocks is written and read back. */
+#define SPLIT_RING 32
+
+static uint64_t xxh3_8_bitflip(uint64_t seed)
+{
+    seed ^= (uint64_t)XXH_swap32((uint32_t)seed) << 32;
+    return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
+}
+
+LOOP size_t splitblock_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches, size_t count,
+                             unsigned char *answer, int insert)
+{
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    const uint64_t bitflip = xxh3_8_bitflip(seed);
+    uint64_t ring_word[SPLIT_RING];
+    uint32_t ring_h32[SPLIT_RING];
+    size_t in = 0, out = 0, yes = 0;
+#define SPLIT_WORK(i)                                                                                        \
+    do {                                                                                                     \
+        __m256i *block = (__m256i *)(void *)&words[ring_word[(i) % SPLIT_RING]];                             \
+        const __m256i mask = splitblock_mask(ring_h32[(i) % SPLIT_RING], salt);                              \
+        if (insert)                                                                                          \
+            _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), mask));                      \
+        else {                                                                                               \
+            const int all = _mm256_testc_si256(_mm256_load_si256(block), mask);                              \
+            yes += (size_t)all;                                                                              \
+            if (answer != NULL)                                                                              \
+                answer[i] = (unsigned char)all;                                                              \
+        }                                                                                                    \
+    } while (0)
+    for (size_t b = 0; b < count; b++) {
+        const key_batch *keys = &batches[b];
+        for (size_t j = 0; j < keys->count; j++, in++) {
+            const uint64_t x = XXH_readLE64(keys->ptr[j]);
+            const uint64_t h = XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ bitflip, 8);
+            const uint64_t w = splitblock_word(h, blocks);
+            if (insert)
+                __builtin_prefetch(&words[w], 1, 3);
+            else
+                __builtin_prefetch(&words[w], 0, 3);
+            if (in - out == SPLIT_RING) {
+                SPLIT_WORK(out);
+                out++;
+            }
+            ring_word[in % SPLIT_RING] = w;
+            ring_h32[in % SPLIT_RING] = (uint32_t)h;
+        }
+    }
+    for (; out < in; out++)
+        SPLIT_WORK(out);
+#undef SPLIT_WORK
+    return yes;
+}
+
+void avx2_splitblock_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count)
+{
+    splitblock_keys8(f->words, f->blocks, seed, batches, count, NULL, 1);
+}
+
+size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                                   unsigned char *answer)
+{
+    return splitblock_keys8(f->words, f->blocks, seed, batches, count, answer, 0);
+}
+
+#endif /* BLOOMLAB_X86 */

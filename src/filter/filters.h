@@ -1,0 +1,149 @@
+/* filters.h -- filter layouts: where a key's k values land in memory.
+ *
+ *   standard     one array of m bits; position i = reduce(u_i, m).
+ *   counting     the same positions over m 4-bit counters (4x the memory):
+ *                +1 on insert, -1 on delete, saturating at 15; a saturated
+ *                counter is never decremented (it may hold more than 15).
+ *   partitioned  k slices, slice i = bits [floor(i m/k), floor((i+1) m/k));
+ *                position i falls in slice i.
+ *   blocked512   m/512 blocks of one 64-byte cache line; u_0 picks the
+ *                block, u_1..u_k give k bits inside it (their top 9 bits;
+ *                with the multiply scheme, the top 9 bits of g_0..g_{k-1},
+ *                schemes.h), after Putze, Sanders and Singler 2007.
+ *   register64   the same with 64-bit blocks: the course page's one-word
+ *                filter, repeated m/64 times.
+ *   splitblock   Apache Parquet's split block filter: m/256 blocks of eight
+ *                32-bit words; with h = u_0, block = ((h >> 32) * blocks) >> 32
+ *                and word i gets bit (uint32(h) * SALT[i]) >> 27: k = 8.
+ *
+ * reduce(u, r) = floor(u r / 2^64); see schemes.h.  The blocked layouts take
+ * m rounded up to whole blocks (layout_fit_m); the row reports the m used.
+ *
+ * Insert and query work on batches of keys: the first pass hashes every key
+ * of the batch and prefetches (insert: all k lines; query: the first), the
+ * second sets or probes, so that the memory latency of one key hides behind
+ * the hashing of the next; insert_many overlaps one batch's first pass
+ * with the previous batch's second, and query_many keeps four batches in
+ * flight through the unblocked layouts' query phases.  filter_ops_for()
+ * picks the loops stamped for one (layout, scheme) pair, so the hot loop
+ * pays for neither choice (filters.c says more).
+ *
+ * A standard or partitioned filter larger than the last-level cache stages
+ * its inserts: positions are sorted into buckets by 256 KiB region and a
+ * region's bucket is applied when full, so that its bits are set while the
+ * region is in cache (filters.c says more); filter_flush() applies the rest.
+ *
+ * On a CPU with AVX2 (every x86-64 CPU since 2013-2017), filter_ops_for()
+ * gives vector loops for double hashing on every layout: the AVX2 ones of
+ * avx2.h, or on a CPU with AVX-512 the eight-key ones of avx512.h, the
+ * level chosen at run time (cpu.h).  The rest of this paragraph is the
+ * AVX-512 level's; avx2.h says what its loops do.  In cache a filter's cost is
+ * arithmetic and these do it eight keys an instruction.  An unblocked
+ * filter tests all k positions of a key while it fits in L2 and exits
+ * early in phases beyond, where a position costs a memory trip; a standard one from 32 MiB
+ * to 2^32 bits takes its staged inserts' positions from the vector unit.  The vector loops set the same bits and give the same
+ * answers; filter_ops_portable() keeps the portable ones reachable for the
+ * tests.
+ */
+#ifndef BLOOMLAB_FILTERS_H
+#define BLOOMLAB_FILTERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filter/key_batch.h"
+#include "filter/schemes.h"
+
+typedef enum {
+    LAYOUT_STANDARD,
+    LAYOUT_COUNTING,
+    LAYOUT_PARTITIONED,
+    LAYOUT_BLOCKED512,
+    LAYOUT_REGISTER64,
+    LAYOUT_SPLITBLOCK,
+    LAYOUT_COUNT
+} layout_kind;
+
+#define COUNTER_MAX 15u
+
+/* Parquet's salts: splitblock word i gets bit (uint32(h) * SPLITBLOCK_SALT[i]) >> 27. */
+extern const uint32_t SPLITBLOCK_SALT[8];
+#define FILTER_K_MAX 64u
+
+typedef struct {
+    layout_kind layout;
+    uint64_t m;            /* bits, or counters for counting */
+    unsigned k;
+    uint64_t *words;       /* 64-byte aligned */
+    uint64_t word_count;
+    uint64_t blocks;       /* blocked layouts: m / block bits */
+    uint64_t slice_start[FILTER_K_MAX + 1]; /* partitioned */
+    uint64_t saturations;  /* counting: increments lost at 15 */
+    uint64_t bad_deletes;  /* counting: deletes that found a zero counter */
+    struct filter_stage *stage; /* staged inserts (filters.c), or NULL */
+} filter;
+
+const char *layout_name(layout_kind layout);
+const char *layout_about(layout_kind layout); /* one line, for bloomlab list */
+int layout_from_name(const char *name, layout_kind *out); /* 0 or -1 */
+unsigned layout_block_bits(layout_kind layout);            /* 1 for unblocked */
+uint64_t layout_fit_m(layout_kind layout, uint64_t m);     /* m rounded up to whole blocks */
+uint64_t layout_bytes(layout_kind layout, uint64_t m);
+/* The scheme a layout takes when none is named: multiply for blocked512 and
+ * register64 (its in-block bits follow their formula; double's fold, see
+ * schemes.h), double for the others. */
+scheme_kind layout_default_scheme(layout_kind layout);
+/* 0 when (layout, scheme, m, k) can be built, else -1 with a reason. */
+int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, char *err,
+                 size_t err_size);
+
+int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
+/* Set the bits of every insert still staged (a standard or partitioned
+ * filter beyond the cache stages its inserts: filters.c).  Call it after
+ * inserting and before querying, counting bits or removing; a query of a
+ * filter with staged inserts is a bug and aborts. */
+void filter_flush(filter *f);
+/* filter_flush, then give the staging memory back: later inserts go straight. */
+void filter_unstage(filter *f);
+void filter_clear(filter *f);
+void filter_free(filter *f);
+uint64_t filter_bits_set(const filter *f); /* bits set, or counters above zero */
+/* F: the chance that an absent key with ideal positions (uniform and
+ * independent: the ideal scheme's queries) answers "probably" in this
+ * filter, from its bits: (X/m)^k (standard; counting with X the counters
+ * above zero), prod of the slices' fills (partitioned), the mean over
+ * blocks of (X_b/B)^k (blocked) or of the product of the eight words' fills
+ * (split block, its words' bits taken as independent, as theory.c takes
+ * them).  theory.c: ONE FILTER'S RATE. */
+double filter_fpr_conditional(const filter *f);
+
+typedef struct {
+    void (*insert)(filter *f, const scheme_ctx *ctx, const key_batch *keys);
+    /* answer[i] = 1 for "probably present" (answer may be NULL); returns the count of 1s */
+    size_t (*query)(const filter *f, const scheme_ctx *ctx, const key_batch *keys,
+                    unsigned char *answer);
+    /* Clear (plain layouts) or decrement (counting) the key's positions. */
+    void (*remove)(filter *f, const scheme_ctx *ctx, const key_batch *keys);
+    /* The same as insert / query over count batches in order, software-
+     * pipelined across them (batch b+1 hashed and prefetched before batch b
+     * is probed): the fast path beyond the last-level cache. */
+    void (*insert_many)(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
+    size_t (*query_many)(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
+} filter_ops;
+
+/* The fastest loops this CPU runs for the pair: the AVX-512 ones of
+ * avx512.h or the AVX2 ones of avx2.h where they exist and cpu_isa()
+ * reaches their level, else the portable ones. */
+filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme);
+/* The portable loops always (the tests hold both to the reference). */
+filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme);
+/* One line saying which loops filter_ops_for gives on this CPU. */
+const char *filter_ops_description(void);
+
+/* One key at a time, no batching: the reference the batched loops are tested against. */
+void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,
+                       size_t len, uint64_t id);
+int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,
+                     size_t len, uint64_t id);
+
+#endif
