@@ -1,5 +1,6 @@
 /* cpu.c -- the run-time choice of vector loops (cpu.h says why). */
 #include "base/cpu.h"
+#include "base/names.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +12,10 @@ const char *isa_name(isa_level level) { return level < ISA_COUNT ? ISA_NAMES[lev
 
 int isa_from_name(const char *name, isa_level *out)
 {
-    for (int l = 0; l < ISA_COUNT; l++)
-        if (strcmp(name, ISA_NAMES[l]) == 0) {
-            *out = (isa_level)l;
-            return 0;
-        }
-    return -1;
+    int l = name_index(ISA_NAMES, 0, ISA_COUNT, name);
+    if (l >= 0)
+        *out = (isa_level)l;
+    return l >= 0 ? 0 : -1;
 }
 
 /* AVX2 with BMI2 is Haswell (2013) and Zen 1 on; the AVX-512 loops also use

@@ -1,6 +1,7 @@
 /* text.c -- messages and CSV fields; see text.h. */
 #include "base/text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
@@ -71,16 +72,20 @@ size_t csv_field(const char *text, char *out, size_t size)
 
 void csv_fputs_field(const char *text, FILE *f)
 {
-    int quote = csv_needs_quotes(text);
-    if (quote)
-        fputc('"', f);
-    for (const char *p = text; *p; p++) {
-        if (quote && *p == '"')
-            fputc('"', f);
-        fputc(*p, f);
+    char small[256];
+    size_t need = csv_field(text, small, sizeof small) + 1; /* the one escaper */
+    if (need <= sizeof small) {
+        fputs(small, f);
+        return;
     }
-    if (quote)
-        fputc('"', f);
+    char *big = malloc(need);
+    if (big == NULL) { /* a field written unescaped would be a wrong row: stop */
+        fputs("bloomlab: out of memory escaping a CSV field\n", stderr);
+        abort();
+    }
+    csv_field(text, big, need);
+    fputs(big, f);
+    free(big);
 }
 
 long csv_field_count(const char *line)

@@ -1,6 +1,7 @@
 /* engine_flags.c -- see engine_flags.h. */
 #define _GNU_SOURCE
 #include "commands/engine_flags.h"
+#include "base/strbuf.h"
 
 #include <limits.h>
 #include <sched.h>
@@ -78,17 +79,11 @@ int engine_shared_flag(const char *cmd, int argc, char **argv, int *i, run_flags
     return 1;
 }
 
-static void join_command(int argc, char **argv, char *out, size_t size)
-{
-    size_t used = (size_t)snprintf(out, size, "bloomlab");
-    for (int i = 0; i < argc && used < size; i++)
-        used += (size_t)snprintf(out + used, size - used, " %s", argv[i]);
-}
-
 int engine_run(const experiment *e, const run_flags *f, int argc, char **argv)
 {
     char command[2048];
-    join_command(argc, argv, command, sizeof command);
+    strbuf line = strbuf_on(command, sizeof command);
+    strbuf_argv(&line, "bloomlab", argc, argv);
     sweep_options opt = {output_is_stdout(f->output) ? NULL : f->output, command, f->threads, f->shard_index, f->shard_count, f->quiet, !f->fresh,
                          f->inputs_only};
     return sweep_run(e, &opt);

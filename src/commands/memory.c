@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/strbuf.h"
 #include "harness/cli.h"
 #include "commands/commands.h"
 #include "filter/filters.h"
@@ -321,9 +322,8 @@ static int parse_options(int argc, char **argv, memory_options *o, int *help)
     o->keys_spec = "urls";
     o->output = NULL;
     *help = 0;
-    size_t used = (size_t)snprintf(o->command, sizeof o->command, "bloomlab memory");
-    for (int i = 1; i < argc && used < sizeof o->command; i++)
-        used += (size_t)snprintf(o->command + used, sizeof o->command - used, " %s", argv[i]);
+    strbuf line = strbuf_on(o->command, sizeof o->command);
+    strbuf_argv(&line, "bloomlab memory", argc - 1, argv + 1);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v;

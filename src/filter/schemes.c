@@ -1,5 +1,6 @@
 /* schemes.c -- scheme names; the schemes themselves are static inline in schemes.h. */
 #include "filter/schemes.h"
+#include "base/names.h"
 
 #include <string.h>
 #include <xxhash.h>
@@ -26,22 +27,16 @@ const char *scheme_names_text(void)
 {
     static char text[128];
     if (text[0] == '\0')
-        for (int i = 0; i < SCHEME_COUNT; i++) {
-            strcat(text, i ? ", " : "");
-            strcat(text, SCHEME_NAMES[i]);
-        }
+        names_join(SCHEME_NAMES, 0, SCHEME_COUNT, text, sizeof text);
     return text;
 }
 
 int scheme_from_name(const char *name, scheme_kind *out)
 {
-    for (int i = 0; i < SCHEME_COUNT; i++) {
-        if (strcmp(name, SCHEME_NAMES[i]) == 0) {
-            *out = (scheme_kind)i;
-            return 0;
-        }
-    }
-    return -1;
+    int i = name_index(SCHEME_NAMES, 0, SCHEME_COUNT, name);
+    if (i >= 0)
+        *out = (scheme_kind)i;
+    return i >= 0 ? 0 : -1;
 }
 
 uint64_t parquet_hash(const void *key, size_t len) { return XXH64(key, len, 0); }

@@ -3,6 +3,8 @@
 #include "base/clock.h"
 #include "harness/sweep.h"
 
+#include "base/strbuf.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -326,30 +328,13 @@ static cell_theory theory_for(const experiment *e, const cell *c, uint64_t m)
     return t;
 }
 
-typedef struct {
-    char *text;
-    size_t len;
-    size_t cap;
-} strbuf;
-
-static void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(strbuf *sb, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(sb->text + sb->len, sb->cap - sb->len, fmt, ap);
-    va_end(ap);
-    if (need > 0)
-        sb->len += (size_t)need < sb->cap - sb->len ? (size_t)need : sb->cap - sb->len - 1;
-}
-
 /* A number, or nothing for a value that does not exist. */
 static void sb_real(strbuf *sb, double v)
 {
     if (isfinite(v))
-        sb_printf(sb, ",%.10g", v);
+        strbuf_printf(sb, ",%.10g", v);
     else
-        sb_printf(sb, ",");
+        strbuf_printf(sb, ",");
 }
 
 /* The model's columns: E[F] = the exact formula, Var F (theory.c). */
@@ -428,12 +413,12 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     csv_field(cell_filter_name(e, c), filter_name, sizeof filter_name);
     csv_field(cell_hash_name(e, c), hash, sizeof hash);
     csv_field(cell_keys_name(e, c), keys, sizeof keys);
-    strbuf sb = {out, 0, size};
-    sb_printf(&sb, "%s,%s,%s,%s,%s,%llu,%llu,%u", name, filter_name, hash,
+    strbuf sb = strbuf_on(out, size);
+    strbuf_printf(&sb, "%s,%s,%s,%s,%s,%llu,%llu,%u", name, filter_name, hash,
               cell_scheme_name(c), keys, (unsigned long long)m,
               (unsigned long long)c->n, c->k);
     sb_real(&sb, bits_per_item);
-    sb_printf(&sb, ",%llu,%llu,%llu", (unsigned long long)c->trials, (unsigned long long)c->queries,
+    strbuf_printf(&sb, ",%llu,%llu,%llu", (unsigned long long)c->trials, (unsigned long long)c->queries,
               (unsigned long long)fp);
     sb_real(&sb, fpr);
     sb_real(&sb, mc.ci.lo);
@@ -445,27 +430,27 @@ static void format_row(const experiment *e, const cell *c, size_t index, const t
     sb_real(&sb, has_fill ? running_sd(&fill) : NAN);
     sb_real(&sb, th.layout.fill_expected);
     sb_real(&sb, mc.z);
-    sb_printf(&sb, ",%.3f,%.3f", inserts > 0 ? 1e9 * seconds_insert / inserts : 0.0,
+    strbuf_printf(&sb, ",%.3f,%.3f", inserts > 0 ? 1e9 * seconds_insert / inserts : 0.0,
               1e9 * seconds_query / (double)asked);
     sb_real(&sb, th.finite);
     sb_real(&sb, th.layout.approx);
     sb_real(&sb, th.layout.fill_sd_expected);
     sb_real(&sb, c->n > 0 ? theory_k_opt(bits_per_item) : NAN);
-    sb_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%s", (unsigned long long)r[0].memory_bytes,
+    strbuf_printf(&sb, ",%llu,%s,%llu,%llu,%llu,%llu,%llu,%s", (unsigned long long)r[0].memory_bytes,
               measure_name(c->measure), (unsigned long long)c->deletes, (unsigned long long)present,
               (unsigned long long)fn, (unsigned long long)saturations, (unsigned long long)bad, sizing_name(c->sizing));
     sb_real(&sb, c->sizing != SIZING_NONE ? c->p_target : NAN);
     sb_real(&sb, th.layout.variance);
-    sb_printf(&sb, ",%u", model_k_best(c->layout, m, c->n, NULL, NULL));
+    strbuf_printf(&sb, ",%u", model_k_best(c->layout, m, c->n, NULL, NULL));
     sb_real(&sb, se_trials);
-    sb_printf(&sb, ",%llu", (unsigned long long)(c->trials - 1));
+    strbuf_printf(&sb, ",%llu", (unsigned long long)(c->trials - 1));
     sb_real(&sb, spread.ratio);
     sb_real(&sb, spread.p_over);
-    sb_printf(&sb, ",%s", spread.flag);
+    strbuf_printf(&sb, ",%s", spread.flag);
     sb_real(&sb, conditional);
     sb_real(&sb, z_query);
     sb_real(&sb, z_filter);
-    sb_printf(&sb, ",%s,%llu,%zu", seeds_name(e->seeds), (unsigned long long)e->seed, index);
+    strbuf_printf(&sb, ",%s,%llu,%zu", seeds_name(e->seeds), (unsigned long long)e->seed, index);
 }
 
 /* A cell whose every absent query said "probably" (fpr = 1 in every
@@ -561,7 +546,7 @@ static void sb_meta(strbuf *sb, const char *key, const char *value)
 {
     char shown[4 * 2048 + 1];
     text_printable(value, shown, sizeof shown);
-    sb_printf(sb, "# %s: %s\n", key, shown);
+    strbuf_printf(sb, "# %s: %s\n", key, shown);
 }
 
 static int in_shard(size_t index, const sweep_options *opt);
@@ -577,11 +562,11 @@ static void format_metadata(const experiment *e, const sweep_options *opt, const
     sb_meta(sb, "experiment", e->name);
     sb_meta(sb, "source", e->path ? e->path : e->source);
     sb_meta(sb, "command", opt->command ? opt->command : "");
-    sb_printf(sb, "# version: bloomlab %s (%s)\n", BLOOMLAB_VERSION, bloomlab_git_rev);
-    sb_printf(sb, "# seed: %llu\n# seeds: %s\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
+    strbuf_printf(sb, "# version: bloomlab %s (%s)\n", BLOOMLAB_VERSION, bloomlab_git_rev);
+    strbuf_printf(sb, "# seed: %llu\n# seeds: %s\n# scale: %s\n# threads: %d\n# shard: %u/%u\n# cells: %zu\n",
               (unsigned long long)e->seed, seeds_name(e->seeds), e->scale, opt->threads, opt->shard_index,
               opt->shard_count, e->count);
-    sb_printf(sb, "# results_version: %d\n# inputs: %s\n", BLOOMLAB_RESULTS_VERSION, inputs);
+    strbuf_printf(sb, "# results_version: %d\n# inputs: %s\n", BLOOMLAB_RESULTS_VERSION, inputs);
     for (size_t i = 0; i < e->count; i++)
         if (rows[i] && in_shard(i, opt) && row_is_degenerate(rows[i])) {
             char note[HASH_NAME_MAX + 256];
@@ -594,7 +579,7 @@ static void format_metadata(const experiment *e, const sweep_options *opt, const
             false_negatives_note(e, i, rows[i], note, sizeof note);
             sb_meta(sb, "false_negatives", note);
         }
-    sb_printf(sb, "# date: %s\n# wall_time_s: %.3f\n", date, wall);
+    strbuf_printf(sb, "# date: %s\n# wall_time_s: %.3f\n", date, wall);
 }
 
 static int in_shard(size_t index, const sweep_options *opt)
@@ -609,16 +594,22 @@ static int write_output(const experiment *e, const sweep_options *opt, const cha
     for (size_t i = 0; i < e->count; i++)
         if (rows[i])
             cap += 2 * strlen(rows[i]) + 1 + HASH_NAME_MAX + FILTER_PLUGIN_SPEC_MAX + 512; /* the row, perhaps its notes */
-    strbuf sb = {malloc(cap), 0, cap};
-    if (sb.text == NULL) {
+    char *text = malloc(cap);
+    if (text == NULL) {
         fprintf(stderr, "bloomlab run: out of memory for the output\n");
         return -1;
     }
+    strbuf sb = strbuf_on(text, cap);
     format_metadata(e, opt, inputs, rows, wall, &sb);
-    sb_printf(&sb, "%s\n", SWEEP_HEADER);
+    strbuf_printf(&sb, "%s\n", SWEEP_HEADER);
     for (size_t i = 0; i < e->count; i++)
         if (rows[i] && in_shard(i, opt))
-            sb_printf(&sb, "%s\n", rows[i]);
+            strbuf_printf(&sb, "%s\n", rows[i]);
+    if (sb.cut) { /* never a file with its end missing */
+        fprintf(stderr, "bloomlab run: internal error: the output outgrew its %zu-byte buffer\n", cap);
+        free(text);
+        return -1;
+    }
     int rc = output_write_atomic(opt->output, sb.text, sb.len, "run");
     free(sb.text);
     return rc;

@@ -1,6 +1,7 @@
 /* table.c -- text, CSV and JSON tables; see table.h. */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "harness/table.h"
+#include "base/names.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -13,12 +14,10 @@ static const char *const FORMAT_NAMES[] = {"text", "csv", "json"};
 
 int table_format_from_name(const char *name, table_format *out)
 {
-    for (int i = 0; i < 3; i++)
-        if (strcmp(name, FORMAT_NAMES[i]) == 0) {
-            *out = (table_format)i;
-            return 0;
-        }
-    return -1;
+    int i = name_index(FORMAT_NAMES, 0, sizeof FORMAT_NAMES / sizeof FORMAT_NAMES[0], name);
+    if (i >= 0)
+        *out = (table_format)i;
+    return i >= 0 ? 0 : -1;
 }
 
 int table_format_flag(const char *cmd, const char *value, table_format *out)

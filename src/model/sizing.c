@@ -51,6 +51,7 @@
  *  - bloomlab: the exact (1), solved for the fewest blocks (no constant).
  */
 #include "model/sizing.h"
+#include "base/names.h"
 
 #include <math.h>
 #include <string.h>
@@ -79,17 +80,18 @@ const char *sizing_about(sizing_rule rule) { return SIZING_ABOUT[rule]; }
 
 const char *sizing_names(void)
 {
-    return "parquet-classic, parquet-classic-nopow2, arrow-rs, arrow-rs-nopow2, bloomlab, bloomlab-pow2";
+    static char text[128];
+    if (text[0] == '\0')
+        names_join(SIZING_NAMES, 1, SIZING_COUNT, text, sizeof text); /* [0] is "no rule" */
+    return text;
 }
 
 int sizing_from_name(const char *name, sizing_rule *out)
 {
-    for (int i = 1; i < SIZING_COUNT; i++)
-        if (strcmp(name, SIZING_NAMES[i]) == 0) {
-            *out = (sizing_rule)i;
-            return 0;
-        }
-    return -1;
+    int i = name_index(SIZING_NAMES, 1, SIZING_COUNT, name);
+    if (i >= 0)
+        *out = (sizing_rule)i;
+    return i >= 0 ? 0 : -1;
 }
 
 double sizing_classic_bits_per_key(double p)
