@@ -74,7 +74,7 @@ OBJCOPY       ?= objcopy
 
 EXPERIMENTS := $(basename $(notdir $(wildcard experiments/*.ini)))
 # bench is `make bench`, not part of the default run; generic.gp draws the
-# pages' figures (bloomlab report), not a figure of its own
+# pages' figures (bloomlab report) and check.gp bloomlab check's, not figures of their own
 # Real libraries as filter plugins (adapters/), each built when its Debian
 # package's header is here: libbloom-dev (bloom.h), libleveldb-dev
 # (leveldb/filter_policy.h).  peer_libraries measures them and is left out of
@@ -86,7 +86,7 @@ ADAPTERS := $(strip $(ADAPTER_LIBBLOOM) $(ADAPTER_LEVELDB))
 CXX      ?= g++
 DEFAULT_EXP := $(filter-out bench $(if $(ADAPTER_LIBBLOOM),,peer_libraries) $(if $(ADAPTER_LEVELDB),,peer_libraries),$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
-PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp,$(wildcard plots/*.gp)))
+PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp plots/check.gp,$(wildcard plots/*.gp)))
 
 .PHONY: all deps build lib test unit asan-test results plots report pages report-check check-fresh full bench \
         bench-peers clean fuzz FORCE install uninstall help test-slurm adapters

@@ -7,9 +7,13 @@
 // rounded up to whole bytes) and appends k as the filter's last byte;
 // KeyMayMatch(key, filter) asks it.  So here:
 //   - add() only buffers the keys (copies);
-//   - the filter is built lazily, once, by the first contains() (or bits(),
-//     bits_set(), size_bytes(), which bloomlab asks after the adds), under
-//     std::call_once: contains may be called from several threads at once;
+//   - the filter is built lazily by the first contains() (or bits(),
+//     bits_set(), size_bytes(), which bloomlab asks after the adds) over the
+//     set of keys added so far (duplicates once: LevelDB's table keys are
+//     distinct), and built again when keys were added since (bloomlab check
+//     fills one filter step by step); contains may be called from several
+//     threads at once, so a build runs under a mutex and is published by an
+//     atomic count of the keys it holds;
 //   - bits_per_key = round(m / expected_n): the experiment's m and
 //     expected_n only carry it (peers.ini: m = 1e6 at expected_n = 1e5 is
 //     10 bits per key); the filter's m is then keys x bits_per_key at the
@@ -23,11 +27,16 @@
 //   - seed: LevelDB hashes with a fixed seed (0xbc9f1d34) and takes none:
 //     ignored (each trial still draws its own keys).
 // fpr is the classic (1 - e^{-kn/m})^k at the filter's own m.
+// choose(n, p) is LevelDB's one knob: the fewest whole bits per key (1..1000)
+// whose classic rate at LevelDB's k for them meets p (10 for p = 0.01: k = 6,
+// 0.84%; 11 for bloomlab's standard 10 bits at k = 7, 0.82%), m = n x that.
 #include <leveldb/filter_policy.h>
 #include <leveldb/slice.h>
 
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -50,24 +59,46 @@ unsigned leveldb_k(int bits_per_key)  // util/bloom.cc's rule
     return static_cast<unsigned>(k);
 }
 
+double classic(double bits_per_key, unsigned k)  // (1 - e^{-k n/m})^k
+{
+    return std::pow(1 - std::exp(-static_cast<double>(k) / bits_per_key), k);
+}
+
+const size_t NOT_BUILT = static_cast<size_t>(-1);
+
 struct Adapter {
     std::unique_ptr<const leveldb::FilterPolicy> policy;
     unsigned k = 0;
     std::vector<std::string> keys;  // buffered by add
-    mutable std::once_flag built;
+    mutable std::mutex building;
+    mutable std::atomic<size_t> built_for{NOT_BUILT};  // keys.size() when the filter was built
     mutable std::string filter;
 
+    void build() const
+    {
+        std::vector<leveldb::Slice> slices(keys.begin(), keys.end());
+        std::sort(slices.begin(), slices.end(),
+                  [](const leveldb::Slice &a, const leveldb::Slice &b) { return a.compare(b) < 0; });
+        slices.erase(std::unique(slices.begin(), slices.end()), slices.end());
+        filter.clear();
+        policy->CreateFilter(slices.data(), static_cast<int>(slices.size()), &filter);
+        if (filter.empty() || static_cast<unsigned char>(filter.back()) != k) {
+            std::fprintf(stderr, "leveldb adapter: LevelDB wrote k = %d, the adapter computed %u\n",
+                         filter.empty() ? -1 : static_cast<unsigned char>(filter.back()), k);
+            std::abort();
+        }
+    }
+
+    // add never runs beside a query, so keys.size() is stable while queries read
     const std::string &get() const
     {
-        std::call_once(built, [this] {
-            std::vector<leveldb::Slice> slices(keys.begin(), keys.end());
-            policy->CreateFilter(slices.data(), static_cast<int>(slices.size()), &filter);
-            if (filter.empty() || static_cast<unsigned char>(filter.back()) != k) {
-                std::fprintf(stderr, "leveldb adapter: LevelDB wrote k = %d, the adapter computed %u\n",
-                             filter.empty() ? -1 : static_cast<unsigned char>(filter.back()), k);
-                std::abort();
+        if (built_for.load(std::memory_order_acquire) != keys.size()) {
+            std::lock_guard<std::mutex> hold(building);
+            if (built_for.load(std::memory_order_relaxed) != keys.size()) {
+                build();
+                built_for.store(keys.size(), std::memory_order_release);
             }
-        });
+        }
         return filter;
     }
 };
@@ -116,7 +147,20 @@ uint64_t bits_set(const void *filter)
 
 double fpr(uint64_t m, uint64_t n, unsigned k)
 {
-    return std::pow(1 - std::exp(-static_cast<double>(k) * static_cast<double>(n) / static_cast<double>(m)), k);
+    return classic(static_cast<double>(m) / static_cast<double>(n), k);
+}
+
+int choose(uint64_t n, double p, uint64_t *m, unsigned *k)
+{
+    if (n == 0 || !(p > 0 && p < 1))
+        return -1;
+    for (int per_key = 1; per_key <= 1000; per_key++)
+        if (classic(per_key, leveldb_k(per_key)) <= p) {
+            *m = n * static_cast<uint64_t>(per_key);
+            *k = leveldb_k(per_key);
+            return 0;
+        }
+    return -1;
 }
 
 bloomlab_filter_api make_api()
@@ -132,6 +176,7 @@ bloomlab_filter_api make_api()
     api.bits = bits;
     api.bits_set = bits_set;
     api.fpr = fpr;
+    api.choose = choose;
     return api;
 }
 

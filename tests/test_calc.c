@@ -277,3 +277,72 @@ Test(calc, human_bytes)
     calc_human_bytes(1.5e12, 0, buf, sizeof buf);
     cr_expect_str_eq(buf, "1.50 TB");
 }
+
+/* calc with a filter plugin: the plugin's choose (the example plugin's is
+ * the classic sizing) as its own row, beside a row for every layout, in each
+ * format; a plugin without choose is one line and exit 2. */
+Test(calc, a_plugin_beside_the_layouts, .timeout = 60)
+{
+    cr_assert(file_exists("build/plugin_filter.so"), "make build/plugin_filter.so first");
+    cli_result r = run_cli("calc --filter plugin:build/plugin_filter.so --n 1e6 --p 0.01 --format csv");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strncmp(r.out, "filter,n,p_target,m,memory_bits,memory_bytes,k,k_status,bits_per_item,p,", 72) == 0, "%s", r.out);
+    cr_assert(strstr(r.out, "\nplugin:build/plugin_filter.so,1000000,0.01,") != NULL, "%s", r.out);
+    cr_assert(strstr(r.out, ",chosen,") != NULL, "%s", r.out);
+    static const char *const LAYOUTS[] = {"standard", "counting", "partitioned", "blocked512", "register64", "splitblock"};
+    for (size_t i = 0; i < sizeof LAYOUTS / sizeof LAYOUTS[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "\n%s,1000000,0.01,", LAYOUTS[i]);
+        cr_expect(strstr(r.out, want) != NULL, "no row %s: %s", LAYOUTS[i], r.out);
+    }
+    cr_expect_eq(count_lines(r.out), 8, "%s", r.out);
+    cli_free(&r);
+    r = run_cli("calc --filter plugin:build/plugin_filter.so --n 1e6 --p 0.01 --format json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strncmp(r.out, "[\n {\"filter\": \"plugin:build/plugin_filter.so\", \"n\": 1000000,", 59) == 0, "%s", r.out);
+    cr_expect(strstr(r.out, "\"k_status\": \"chosen\"") != NULL, "%s", r.out);
+    cli_free(&r);
+    r = run_cli("calc --filter plugin:build/plugin_filter.so --n 1e6 --p 0.01");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "chosen") != NULL && strstr(r.out, "splitblock") != NULL, "%s", r.out);
+    cli_free(&r);
+    if (!file_exists("build/adapters/leveldb.so")) {
+        cr_log_info("build/adapters/leveldb.so not built: its calc row is not checked");
+        return;
+    }
+    /* LevelDB at 1%: 10 bits per key, its k = 6, the classic rate 0.84% */
+    r = run_cli("calc --filter plugin:build/adapters/leveldb.so --n 1e6 --p 0.01 --format csv");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "\nplugin:build/adapters/leveldb.so,1000000,0.01,10000000,10000000,1250000,6,chosen,10,0.00843") != NULL,
+              "%s", r.out);
+    cli_free(&r);
+}
+
+Test(calc, a_plugin_without_choose_is_one_line, .timeout = 60)
+{
+    char *dir = temp_dir(), c_path[700], so[700], cmd[2000];
+    snprintf(c_path, sizeof c_path, "%s/nochoose.c", dir);
+    snprintf(so, sizeof so, "%s/nochoose.so", dir);
+    write_text(c_path, "#include <bloomlab/filter.h>\n"
+                       "static void *create(uint64_t m, unsigned k, uint64_t n, uint64_t s) { (void)m; (void)k; (void)n; (void)s; return 0; }\n"
+                       "static void destroy(void *f) { (void)f; }\n"
+                       "static void add(void *f, const void *k, size_t n) { (void)f; (void)k; (void)n; }\n"
+                       "static int contains(const void *f, const void *k, size_t n) { (void)f; (void)k; (void)n; return 1; }\n"
+                       "static uint64_t size(const void *f) { (void)f; return 0; }\n"
+                       "const bloomlab_filter_api bloomlab_filter_plugin = {BLOOMLAB_FILTER_ABI, \"nochoose\", create, destroy,\n"
+                       "  add, contains, size, 0, 0, 0, 0, 0, 0};\n");
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -shared -fPIC -O1 -Iinclude -o '%s' '%s'", so, c_path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    static const char *const ARGS[] = {"--n 1e6 --p 0.01", "--n 1e6 --m 1e7", "--n 1e6 --p 0.01 --k 3"};
+    static const char *const WANT[] = {"has no choose", "from --n and --p", "from --n and --p"};
+    for (size_t i = 0; i < sizeof ARGS / sizeof ARGS[0]; i++) {
+        snprintf(cmd, sizeof cmd, "calc --filter plugin:%s %s", so, ARGS[i]);
+        cli_result r = run_cli(cmd);
+        cr_expect_eq(r.status, 2, "%s: exit %d", cmd, r.status);
+        cr_expect_eq(count_lines(r.err), 1, "%s: %s", cmd, r.err);
+        cr_expect(strstr(r.err, WANT[i]) != NULL && strstr(r.err, "nochoose.so") != NULL, "%s: %s", cmd, r.err);
+        cr_expect_str_eq(r.out, "", "%s", cmd);
+        cli_free(&r);
+    }
+    remove_tree(dir);
+}

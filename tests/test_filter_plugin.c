@@ -243,3 +243,58 @@ Test(filter_plugin, false_negatives_are_counted_and_flagged, .timeout = 60)
     cli_free(&r);
     remove_tree(dir);
 }
+
+/* LevelDB's adapter through bench: bloomlab's k = 7 at 10 bits per key is
+ * refused, so it runs at its own choice at that size (k = 6) and the
+ * standard layout beside it at the same m (as built: LevelDB rounds up to
+ * whole bytes) and k; the table says so. */
+Test(filter_plugin, leveldb_through_bench_at_its_own_k, .timeout = 120)
+{
+    if (!file_exists("build/adapters/leveldb.so")) {
+        cr_log_info("build/adapters/leveldb.so not built (libleveldb-dev absent): skipped");
+        return;
+    }
+    char *dir = temp_dir(), out[700], args[1200];
+    snprintf(out, sizeof out, "%s/b.csv", dir);
+    snprintf(args, sizeof args, "bench --filter standard --filter plugin:build/adapters/leveldb.so --min-bytes 16K "
+                                "--max-bytes 16K --keys random64 --ops 1e4 -o %s", out);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *said = "k = 6, its own choice at this size: it refused bloomlab's k = 7";
+    cr_assert(strstr(r.out, said) != NULL || strstr(r.err, said) != NULL, "%s%s", r.out, r.err);
+    cli_free(&r);
+    char *csv = slurp(out);
+    cr_assert_not_null(csv);
+    const char *level = strstr(csv, "\nplugin,plugin:build/adapters/leveldb.so,own,own,random64,");
+    cr_assert(level != NULL, "%s", csv);
+    /* the bloomlab row of the pair is the one before it: the same m, n, k */
+    const char *before = level;
+    do
+        before--;
+    while (before[-1] != '\n');
+    cr_assert(strncmp(before, "plugin,standard,", 16) == 0, "%.200s", before);
+    const char *h = csv;
+    while (*h == '#')
+        h = strchr(h, '\n') + 1;
+    static const char *const SAME[] = {"m", "n", "k"};
+    for (size_t i = 0; i < 3; i++) {
+        char want[8];
+        snprintf(want, sizeof want, "%s", SAME[i]);
+        int col = 0;
+        for (const char *c = h; !(strncmp(c, want, strlen(want)) == 0 && (c[strlen(want)] == ',' || c[strlen(want)] == '\n'));
+             col++)
+            c = strchr(c, ',') + 1;
+        const char *a = level + 1, *b = before;
+        for (int j = 0; j < col; j++) {
+            a = strchr(a, ',') + 1;
+            b = strchr(b, ',') + 1;
+        }
+        /* m as built: LevelDB rounds its bits up to whole bytes */
+        const double da = strtod(a, NULL), db = strtod(b, NULL);
+        cr_expect(fabs(da - db) < (i == 0 ? 64 : 0.5), "column %s: %g and %g", want, da, db);
+        if (i == 2)
+            cr_expect_eq(strtoull(a, NULL, 10), 6, "LevelDB's k");
+    }
+    free(csv);
+    remove_tree(dir);
+}

@@ -469,10 +469,10 @@ static const char USAGE[] =
     "                  lists add up (layouts stay all when none is named).\n"
     "                  At each size and key set a plugin is timed beside\n"
     "                  bloomlab's standard layout of that size, interleaved,\n"
-    "                  the least of 3 rounds: the plugin at the standard's m\n"
-    "                  and k, or at the m and k of its own choose for n and\n"
-    "                  the standard's classic rate p when it has one (the\n"
-    "                  table and a '# plugin' line say which); rows of\n"
+    "                  the least of 3 rounds, both at the standard's m and\n"
+    "                  k, or, when the plugin's create refuses them, both\n"
+    "                  at the plugin's own choice (its choose) at that size\n"
+    "                  (the table says which, the rows' m and k); rows of\n"
     "                  section plugin, the plugin's name in column system.\n"
     "                  Not pinned: taskset -c N bloomlab bench ... pins it\n"
     "  --keys LIST     random64 and/or urls (default both)\n"
@@ -942,10 +942,11 @@ static void speed_row(bench_run *b, const speed_result *t, uint64_t n, unsigned 
     row_add(b, &r);
 }
 
-/* A filter plugin beside bloomlab's standard layout of `bytes`: the
- * standard's m, n and k, or the plugin's choose at n and the standard's
- * classic rate; both timed interleaved (speed.h), a row each.  0, or -1
- * after one line. */
+/* A filter plugin beside bloomlab's standard layout of `bytes`: at the
+ * standard's m, n and k, or, when its create refuses them, at the plugin's
+ * own choice at that size (filter_plugin_fit); the standard then at the
+ * plugin's m and k too.  Both timed interleaved (speed.h), a row each.  0,
+ * or -1 after one line. */
 static int run_plugin_cell(bench_run *b, const filter_plugin *p, const keyset *ks, const char *keys_name,
                            uint64_t bytes)
 {
@@ -953,16 +954,15 @@ static int run_plugin_cell(bench_run *b, const filter_plugin *p, const keyset *k
     size_cell(LAYOUT_STANDARD, bytes, &std.m, &std.n, &std.k);
     uint64_t m = std.m;
     unsigned k = std.k;
-    const double p_classic = theory_fpr_classic(std.m, std.n, std.k);
-    if (p->api->choose != NULL) {
-        if (p->api->choose(std.n, p_classic, &m, &k) != 0 || m == 0 || k < 1 || k > 64) {
-            cli_error(CMD, "filter '%s' ('%s'): its choose cannot meet p = %.4g at n = %llu", p->spec, p->api->name,
-                      p_classic, (unsigned long long)std.n);
-            return -1;
-        }
+    const plugin_fit fit = filter_plugin_fit(p, std.n, b->o->seed, &m, &k);
+    if (fit == PLUGIN_FIT_REFUSED) {
+        cli_error(CMD, "filter '%s' ('%s'): its create refused m = %llu, k = %u for n = %llu%s", p->spec, p->api->name,
+                  (unsigned long long)m, k, (unsigned long long)std.n,
+                  p->api->choose ? ", and its own choice at that size" : ", and it has no choose to pick its own");
+        return -1;
     }
     const speed_filter f[2] = {{p, LAYOUT_STANDARD, SCHEME_DOUBLE, NULL, m, k},
-                               {NULL, LAYOUT_STANDARD, SCHEME_DOUBLE, b->hash, std.m, std.k}};
+                               {NULL, LAYOUT_STANDARD, SCHEME_DOUBLE, b->hash, m, k}};
     speed_result t[2];
     int rc = speed_interleaved(f, std.n, b->o->ops, ks, b->o->seed, PLUGIN_ROUNDS, t);
     if (rc == -2) {
@@ -978,16 +978,18 @@ static int run_plugin_cell(bench_run *b, const filter_plugin *p, const keyset *k
         cli_error(CMD, "standard: a present key was answered absent (a bug)");
         return -1;
     }
-    speed_row(b, &t[1], std.n, std.k, "standard", b->hash->name, "double", keys_name, "bloomlab");
+    speed_row(b, &t[1], std.n, k, "standard", b->hash->name, "double", keys_name, "bloomlab");
     speed_row(b, &t[0], std.n, k, p->spec, "own", "own", keys_name, p->api->name);
-    char hb[32];
+    char hb[32], how[120] = "bloomlab's";
     human_bytes(bytes, hb, sizeof hb);
-    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (m = %llu, k = %u%s; fpr %.4g%s)\n", hb,
-         p->api->name, keys_name, t[0].insert, t[0].absent, t[0].present, (unsigned long long)t[0].m, k,
-         p->api->choose ? ", its choose" : ", the standard's", t[0].fpr,
+    if (fit == PLUGIN_FIT_CHOSEN)
+        snprintf(how, sizeof how, "its own choice at this size: it refused bloomlab's k = %u", std.k);
+    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (m = %llu, k = %u, %s; fpr %.4g%s)\n", hb,
+         p->api->name, keys_name, t[0].insert, t[0].absent, t[0].present, (unsigned long long)t[0].m, k, how, t[0].fpr,
          t[0].present_missing ? "; present keys answered absent" : "");
-    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (beside it: interleaved, least of %d)\n",
-         "", "standard", keys_name, t[1].insert, t[1].absent, t[1].present, PLUGIN_ROUNDS);
+    note(b, "%-7s %-11s %-8s insert %6.2f ns  absent %6.2f ns  present %6.2f ns  (m = %llu, k = %u beside it: interleaved, least of %d; fpr %.4g)\n",
+         "", "standard", keys_name, t[1].insert, t[1].absent, t[1].present, (unsigned long long)t[1].m, k, PLUGIN_ROUNDS,
+         t[1].fpr);
     return 0;
 }
 
@@ -1178,11 +1180,10 @@ int cmd_bench(int argc, char **argv)
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
            filter_ops_description());
     for (size_t i = 0; i < o.plugin_count; i++)
-        sb_add(&b.meta, "# plugin: %s ('%s'), beside bloomlab's standard layout of each size (xxh3_64, double), "
-                        "interleaved, least of %d rounds, at %s\n",
-               o.plugins[i].spec, o.plugins[i].api->name, PLUGIN_ROUNDS,
-               o.plugins[i].api->choose ? "the m and k of its choose for the standard's n and classic rate p"
-                                        : "the standard's m and k");
+        sb_add(&b.meta, "# plugin: %s ('%s'), beside bloomlab's standard layout (xxh3_64, double) of each size, "
+                        "interleaved, least of %d rounds, both at the standard's m and k, or at the plugin's own "
+                        "choice at that size where its create refuses them (the rows' m and k)\n",
+               o.plugins[i].spec, o.plugins[i].api->name, PLUGIN_ROUNDS);
     note(&b, "vector level: %s\nloops: %s\n", level, filter_ops_description());
     if (o.plugin_count > 0) { /* a crash in a plugin: one line naming it, status 2 */
         guard_install();

@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/filter_plugin.h"
 #include "model/model.h"
 #include "model/theory.h"
 
 #define CALC_MAX_COUNT MODEL_COUNT_MAX
 
 static const char usage[] =
-    "usage: bloomlab calc [--n ITEMS] [--p RATE] [--m BITS] [--k HASHES] [--filter LAYOUT]\n"
+    "usage: bloomlab calc [--n ITEMS] [--p RATE] [--m BITS] [--k HASHES] [--filter LAYOUT|plugin:PATH.so]\n"
     "                     [--format text|csv|json]\n"
     "\n"
     "Size a Bloom filter under its layout's own exact formula: give any two of\n"
@@ -24,7 +25,10 @@ static const char usage[] =
     "  --m BITS    filter size in bits (counters for counting; rounded up to whole blocks)\n"
     "and optionally\n"
     "  --k HASHES  hash count, 1..64 (default: the layout's best integer k, ties to the smaller)\n"
-    "  --filter L  standard (default), counting, partitioned, blocked512, register64, splitblock\n"
+    "  --filter L  standard (default), counting, partitioned, blocked512, register64, splitblock,\n"
+    "              or a filter plugin plugin:PATH.so (bloomlab/filter.h) with --n and --p: its\n"
+    "              choose gives its m and k, shown with its own formula's rate (its fpr)\n"
+    "              beside each of bloomlab's layouts sized for the same n and p (one row each)\n"
     "  --format F  text (default), csv (a header and one row) or json (one object)\n"
     "n and p give the smallest m whose rate at its best k is at most p; m and p the\n"
     "largest n; m and n the rate and the best k.  Numbers may be written 1e6 or 2^20;\n"
@@ -134,11 +138,16 @@ static int parse_format(const char *flag, const char *text, table_format *out, c
     return -1;
 }
 
-static int parse_layout(const char *flag, const char *text, layout_kind *out, char *err, size_t size)
+static int parse_layout(const char *flag, const char *text, struct calc_input *in, char *err, size_t size)
 {
-    if (layout_from_name(text, out) == 0)
+    in->plugin = NULL;
+    if (filter_plugin_named(text)) {
+        in->plugin = text;
         return 0;
-    set_error(err, size, "%s: unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock)",
+    }
+    if (layout_from_name(text, &in->layout) == 0)
+        return 0;
+    set_error(err, size, "%s: unknown filter '%s' (standard, counting, partitioned, blocked512, register64, splitblock, plugin:PATH.so)",
               flag, text);
     return -1;
 }
@@ -165,7 +174,7 @@ static int parse_flag(const char *flag, const char *value, struct calc_input *in
         return parse_hashes(flag, value, &in->k, err, size);
     }
     if (!strcmp(flag, "--filter"))
-        return parse_layout(flag, value, &in->layout, err, size);
+        return parse_layout(flag, value, in, err, size);
     return parse_format(flag, value, &in->format, err, size);
 }
 
@@ -336,14 +345,14 @@ static const table_column CALC_COLUMNS[] = {
     {"p", COLUMN_NUMBER},            {"p_percent", COLUMN_NUMBER},   {"p_one_in", COLUMN_NUMBER},
     {"p_classic", COLUMN_NUMBER}};
 #define CALC_COLUMN_COUNT (sizeof CALC_COLUMNS / sizeof CALC_COLUMNS[0])
-#define CALC_FIELD 32
+#define CALC_FIELD (FILTER_PLUGIN_SPEC_MAX + 8) /* the filter column holds a plugin's spec */
 #define CALC_DIGITS 10
 
 /* The result as one row of CALC_COLUMNS' fields ("" where none exists:
  * no target p, or 1 in 1/0). */
 static void result_fields(const struct calc_result *r, char field[][CALC_FIELD])
 {
-    snprintf(field[0], CALC_FIELD, "%s", layout_name(r->layout));
+    snprintf(field[0], CALC_FIELD, "%s", r->filter ? r->filter : layout_name(r->layout));
     snprintf(field[1], CALC_FIELD, "%llu", (unsigned long long)r->n);
     table_real(field[2], CALC_FIELD, r->have_p_target ? r->p_target : NAN, CALC_DIGITS);
     snprintf(field[3], CALC_FIELD, "%llu", (unsigned long long)r->m);
@@ -360,19 +369,31 @@ static void result_fields(const struct calc_result *r, char field[][CALC_FIELD])
 
 /* CSV: the header and one row; JSON: one object (a calculation is one
  * result, not a list). */
-static void write_table(FILE *out, const struct calc_result *r, table_format format)
+/* The results as rows of CALC_COLUMNS: 0, or -1 out of memory (t freed,
+ * one line said). */
+static int results_table(const struct calc_result *r, size_t count, table *t)
 {
     char field[CALC_COLUMN_COUNT][CALC_FIELD];
     const char *fields[CALC_COLUMN_COUNT];
-    result_fields(r, field);
-    for (size_t i = 0; i < CALC_COLUMN_COUNT; i++)
-        fields[i] = field[i];
-    table t;
-    table_init(&t, CALC_COLUMNS, CALC_COLUMN_COUNT);
-    if (table_add_row(&t, fields) != 0) {
-        fputs("bloomlab calc: out of memory\n", stderr);
-        return;
+    table_init(t, CALC_COLUMNS, CALC_COLUMN_COUNT);
+    for (size_t row = 0; row < count; row++) {
+        result_fields(&r[row], field);
+        for (size_t i = 0; i < CALC_COLUMN_COUNT; i++)
+            fields[i] = field[i];
+        if (table_add_row(t, fields) != 0) {
+            table_free(t);
+            fputs("bloomlab calc: out of memory\n", stderr);
+            return -1;
+        }
     }
+    return 0;
+}
+
+static void write_table(FILE *out, const struct calc_result *r, table_format format)
+{
+    table t;
+    if (results_table(r, 1, &t) != 0)
+        return;
     if (format == FORMAT_JSON) {
         table_write_json_object(out, &t, 0);
         fputc('\n', out);
@@ -390,6 +411,78 @@ void calc_write(FILE *out, const struct calc_result *r, table_format format)
         write_table(out, r, format);
 }
 
+/* ---- a filter plugin: its choose beside the layouts ----------------------- */
+
+/* The plugin's row: its choose at n and p, its fpr (NaN without one).  0,
+ * or -1 with the message in err. */
+static int plugin_result(const struct calc_input *in, struct calc_result *out, char *err, size_t size)
+{
+    filter_plugin p;
+    char why[2048];
+    if (filter_plugin_resolve(in->plugin, &p, why, sizeof why) != 0) {
+        set_error(err, size, "--filter: %s", why);
+        return -1;
+    }
+    if (!in->have_n || !in->have_p || in->have_m || in->have_k) {
+        set_error(err, size, "--filter: %s: a plugin picks its own m and k (its choose) from --n and --p: give those two, "
+                  "not --m or --k", in->plugin);
+        return -1;
+    }
+    if (p.api->choose == NULL) {
+        set_error(err, size, "--filter: %s ('%s') has no choose: it cannot say the m and k it would take for n and p",
+                  in->plugin, p.api->name);
+        return -1;
+    }
+    memset(out, 0, sizeof *out);
+    if (p.api->choose(in->n, in->p, &out->m, &out->k) != 0 || out->m == 0 || out->k < 1 || out->k > 64) {
+        set_error(err, size, "--filter: %s ('%s'): its choose cannot meet p = %g at n = %llu", in->plugin, p.api->name,
+                  in->p, (unsigned long long)in->n);
+        return -1;
+    }
+    out->filter = in->plugin;
+    out->n = in->n;
+    out->have_p_target = 1;
+    out->p_target = in->p;
+    out->k_status = "chosen";
+    out->memory_bits = out->m;
+    out->bytes = out->m / 8 + (out->m % 8 != 0);
+    out->bits_per_item = (double)out->m / (double)out->n;
+    out->p_exact = p.api->fpr ? p.api->fpr(out->m, out->n, out->k) : NAN;
+    out->p_classic = theory_fpr_classic(out->m, out->n, out->k);
+    return 0;
+}
+
+/* The plugin's row, then each layout's for the same n and p: 0, 2 bad
+ * input (one line), 1 out of memory or a failed write. */
+static int calc_plugin(const struct calc_input *in)
+{
+    struct calc_result r[1 + LAYOUT_COUNT];
+    char err[2400];
+    if (plugin_result(in, &r[0], err, sizeof err) != 0) {
+        fprintf(stderr, "bloomlab calc: %s\n", err);
+        return 2;
+    }
+    for (int l = 0; l < LAYOUT_COUNT; l++) {
+        struct calc_input layout_in = *in;
+        layout_in.plugin = NULL;
+        layout_in.layout = (layout_kind)l;
+        if (calc_solve(&layout_in, &r[1 + l], err, sizeof err) != 0) {
+            fprintf(stderr, "bloomlab calc: %s: %s\n", layout_name((layout_kind)l), err);
+            return 2;
+        }
+    }
+    table t;
+    if (results_table(r, 1 + LAYOUT_COUNT, &t) != 0)
+        return 1;
+    table_write(stdout, &t, in->format);
+    table_free(&t);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "bloomlab calc: cannot write standard output: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 int cmd_calc(int argc, char **argv)
 {
     struct calc_input in;
@@ -400,6 +493,8 @@ int cmd_calc(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
+    if (rc == 0 && in.plugin != NULL)
+        return calc_plugin(&in);
     if (rc != 0 || calc_solve(&in, &result, err, sizeof err) != 0) {
         fprintf(stderr, "bloomlab calc: %s\n", err);
         return 2;

@@ -13,6 +13,12 @@
  * does its minimum over k.
  * The best k is "optimal", "capped" (the rate still falls at k = 64),
  * "fixed" (split block: 8) or "given".  Sizes: MB = 1e6 bytes, MiB = 2^20.
+ *
+ * A filter plugin (--filter plugin:PATH.so) sizes itself: n and p go to its
+ * choose, and its m, k, bits per item and its own formula's rate (its fpr)
+ * are a row of their own, k_status "chosen", beside a row for each of
+ * bloomlab's layouts at the same n and p.  A plugin without choose is one
+ * line and exit 2.
  */
 #ifndef BLOOMLAB_CALC_H
 #define BLOOMLAB_CALC_H
@@ -30,11 +36,13 @@ struct calc_input {
     double p;
     unsigned k;
     layout_kind layout;
+    const char *plugin; /* --filter plugin:PATH.so (then layout is unused), else NULL */
     table_format format;
 };
 
 struct calc_result {
     layout_kind layout;
+    const char *filter;   /* the filter column: a plugin's spec; NULL: the layout's name */
     uint64_t n, m;        /* m: bits, or counters (counting) */
     int have_p_target;
     double p_target;
@@ -43,7 +51,7 @@ struct calc_result {
     uint64_t memory_bits; /* m, or 4 m for counting */
     uint64_t bytes;       /* ceil(memory_bits / 8) */
     double bits_per_item; /* m / n */
-    double p_exact;       /* the layout's exact formula */
+    double p_exact;       /* the layout's exact formula (a plugin's own fpr; NaN without one) */
     double p_classic;     /* (1 - e^(-kn/m))^k, for comparison */
 };
 

@@ -4,6 +4,7 @@
 #include "filter/filter_plugin.h"
 
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,4 +137,66 @@ uint64_t filter_plugin_query(const filter_plugin *p, const void *handle, const k
     for (size_t b = 0; b < count; b++)
         yes += query_one_batch(p, handle, &batches[b]);
     return yes;
+}
+
+/* choose at p: 0 with a usable (m, k), else -1. */
+static int choose_at(const filter_plugin *p, uint64_t n, double rate, uint64_t *m, unsigned *k)
+{
+    uint64_t mm = 0;
+    unsigned kk = 0;
+    if (p->api->choose(n, rate, &mm, &kk) != 0 || mm == 0 || kk < 1 || kk > 64)
+        return -1;
+    *m = mm;
+    *k = kk;
+    return 0;
+}
+
+int filter_plugin_choice_at(const filter_plugin *p, uint64_t n, uint64_t budget, uint64_t *m, unsigned *k)
+{
+    if (p->api->choose == NULL || n == 0)
+        return -1;
+    /* lo: a rate whose m is above budget (or unmet); hi: one that fits */
+    double lo = log(1e-300), hi = log(0.5); /* a filter past p = 1/2 tells little */
+    uint64_t best_m = 0;
+    unsigned best_k = 0;
+    if (choose_at(p, n, exp(hi), &best_m, &best_k) != 0 || best_m > budget)
+        return -1;
+    for (int i = 0; i < 100 && hi - lo > 1e-12; i++) {
+        double mid = (lo + hi) / 2;
+        uint64_t mm;
+        unsigned kk;
+        if (choose_at(p, n, exp(mid), &mm, &kk) == 0 && mm <= budget) {
+            hi = mid;
+            best_m = mm;
+            best_k = kk;
+        } else {
+            lo = mid;
+        }
+    }
+    *m = best_m;
+    *k = best_k;
+    return 0;
+}
+
+/* Does a create take (m, k) for n keys? */
+static int takes(const filter_plugin *p, uint64_t n, uint64_t seed, uint64_t m, unsigned k)
+{
+    void *f = p->api->create(m, k, n, seed);
+    if (f == NULL)
+        return 0;
+    p->api->destroy(f);
+    return 1;
+}
+
+plugin_fit filter_plugin_fit(const filter_plugin *p, uint64_t n, uint64_t seed, uint64_t *m, unsigned *k)
+{
+    if (takes(p, n, seed, *m, *k))
+        return PLUGIN_FIT_ASKED;
+    uint64_t mm;
+    unsigned kk;
+    if (filter_plugin_choice_at(p, n, *m, &mm, &kk) != 0 || !takes(p, n, seed, mm, kk))
+        return PLUGIN_FIT_REFUSED;
+    *m = mm;
+    *k = kk;
+    return PLUGIN_FIT_CHOSEN;
 }

@@ -5,7 +5,8 @@
  * Each round times both filters once, alternating which goes first
  * (round r starts with filter r mod 2), each on a fresh filter of the
  * round's seed (seed_derive(seed, r)): n present keys added (the insert
- * time includes filter_flush, a built-in's staged inserts), then `absent`
+ * time includes filter_flush, a built-in's staged inserts, and a plugin's
+ * bits(), where a plugin that builds lazily builds), then `absent`
  * keys never inserted asked, then the n inserted keys asked back.  Keys are
  * made in chunks of SPEED_CHUNK_BATCHES batches outside the clock; the
  * clock runs over the filter's own calls (insert_many / query_many for a
