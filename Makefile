@@ -62,8 +62,11 @@ ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 # OpenMP, CLI, inih, GLib or plugin loader).  Its objects are compiled
 # apart (build/pic/: position-independent, symbols hidden unless the API
 # marks them), so that the shared library exports the API alone.
-LIBBL_MODULES := api/library filter/filters filter/schemes filter/sbbf filter/avx2 filter/avx512 \
-                 model/model model/theory base/hashes base/pcg base/cpu
+# Its modules: the api, model, filter and base layers (scripts/layers.sh:
+# none of them reaches the harness), less the plugin loaders (dlopen, the
+# crash guard) and the git revision, which are the tool's.
+LIBBL_LEFT_OUT := filter/filter_plugin base/hash_plugin base/plugin_load base/guard base/version
+LIBBL_MODULES := $(filter-out $(LIBBL_LEFT_OUT),$(patsubst src/%.c,%,$(wildcard $(foreach l,api model filter base,src/$(l)/*.c))))
 LIBBL_PIC     := $(LIBBL_MODULES:%=build/pic/%.o)
 LIBBL_CFLAGS   = $(filter-out -fopenmp,$(BL_CFLAGS)) -fPIC -fvisibility=hidden
 # What a program linking libbloomlab.a needs besides (also the .pc's Libs.private).
