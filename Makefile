@@ -62,7 +62,7 @@ ASAN_TEST := $(TEST_SRC:tests/%.c=build/asan/tests/%.o)
 # OpenMP, CLI, inih, GLib or plugin loader).  Its objects are compiled
 # apart (build/pic/: position-independent, symbols hidden unless the API
 # marks them), so that the shared library exports the API alone.
-LIBBL_MODULES := api/library filter/filters filter/schemes filter/sbbf filter/avx2 filter/avx512 \
+LIBBL_MODULES := api/library filter/layout filter/filter filter/stage filter/batch_hash filter/batch filter/dispatch filter/schemes filter/sbbf filter/avx2 filter/avx512 \
                  model/model model/theory base/hashes base/pcg base/cpu
 LIBBL_PIC     := $(LIBBL_MODULES:%=build/pic/%.o)
 LIBBL_CFLAGS   = $(filter-out -fopenmp,$(BL_CFLAGS)) -fPIC -fvisibility=hidden
