@@ -1,4 +1,4 @@
-/* test_batch.c -- the batched loops of filters.c against the one-key
+/* test_batch.c -- the batched loops of batch.c and dispatch.c against the one-key
  * reference (filter_insert_one / filter_query_one): the same bits, the same
  * counters, the same answers, for every (layout, scheme) pair, several k
  * (k > 16 included), m not a power of two, and m > 2^32 (checked sparsely:
@@ -356,7 +356,7 @@ Test(batch, ideal_draw_uniform)
     cr_assert_eq(inl.inc, ref.inc);
 }
 
-/* The inlined XXH3 of filters.c gives libxxhash's values: a filter built
+/* The inlined XXH3 of batch_hash.h gives libxxhash's values: a filter built
  * with xxh3_64 through the batch path equals one built through a hasher
  * that calls the same library function under another name. */
 Test(batch, inline_xxh3_equals_library)
@@ -384,7 +384,7 @@ Test(batch, inline_xxh3_equals_library)
     keyset_close(ks);
 }
 
-/* Filters of 4 MiB and more take the phased query loops (filters.c; the
+/* Filters of 4 MiB and more take the phased query loops (batch.c; the
  * AVX-512 one for standard/double past L2): the same answers as the
  * one-key reference there too.  The present keys pass every phase; at this
  * fill (about 2%) some absent keys fail in phase 1. */
@@ -720,12 +720,14 @@ Test(batch, avx512_xxh3_scattered_keys)
     cr_assert_eq(avx512_keys8(&b, 1, key), -1);
 }
 
-/* A standard or partitioned filter beyond 32 MiB stages its inserts
- * (filters.c): enough keys that buckets fill and are applied mid-stream,
+/* A standard or partitioned filter beyond the staging threshold (the
+ * last-level cache; here set to 32 MiB, whatever this machine's LLC) stages
+ * its inserts (stage.c): enough keys that buckets fill and are applied mid-stream,
  * then the rest at filter_flush -- the same bits and answers as the
  * one-key reference, with every scheme. */
 Test(batch, staged_inserts, .timeout = 300)
 {
+    filter_stage_min_bytes_set(32u << 20); /* stage past 32 MiB, whatever this machine's LLC */
     static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_PARTITIONED};
     static const scheme_kind SCHEMES[] = {SCHEME_DOUBLE, SCHEME_IDEAL}; /* vector and portable positions */
     const uint64_t m = (1ULL << 28) + 4099; /* 32 MiB and a little: 129 regions, the last one short */
@@ -752,6 +754,7 @@ Test(batch, staged_inserts, .timeout = 300)
  * after a clear equals a fill of a fresh filter. */
 Test(batch, clear_drops_staged_inserts)
 {
+    filter_stage_min_bytes_set(32u << 20); /* stage past 32 MiB, whatever this machine's LLC */
     const uint64_t m = (1ULL << 28) + 64;
     pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, 5000, 0, 0};
     setup s;
@@ -782,6 +785,7 @@ Test(batch, clear_drops_staged_inserts)
 /* Reading a filter whose inserts are still staged is a bug, and says so. */
 Test(batch, query_before_flush_aborts, .signal = SIGABRT)
 {
+    filter_stage_min_bytes_set(32u << 20); /* stage past 32 MiB, whatever this machine's LLC */
     const uint64_t m = (1ULL << 28) + 64;
     pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, 100, 0, 0};
     setup s;
@@ -792,4 +796,16 @@ Test(batch, query_before_flush_aborts, .signal = SIGABRT)
     keyset_fill(s.ks, 1, 100, KEY_PRESENT, 0, KEY_BATCH, &kb);
     s.ops.insert(&f, &s.ctx, &kb);
     s.ops.query(&f, &s.ctx, &kb, NULL);
+}
+
+/* The staging threshold is this machine's last-level cache, asked at run
+ * time: at least the L2 (the kernel's or the C library's figure, never 0). */
+Test(batch, stage_threshold_is_the_llc)
+{
+    const uint64_t llc = cache_llc_bytes();
+    cr_expect_geq(llc, cache_l2_bytes(), "LLC %llu below L2 %llu", (unsigned long long)llc,
+                  (unsigned long long)cache_l2_bytes());
+    cr_log_info("last-level cache: %llu bytes", (unsigned long long)llc);
+    filter_stage_min_bytes_set(0); /* ask again */
+    cr_expect_eq(filter_stage_min_bytes(), llc);
 }

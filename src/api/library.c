@@ -281,7 +281,7 @@ int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
 /* ---- what a filter is ----------------------------------------------------- */
 
 /* The bits its array holds: m, or 4 m for counting. */
-static uint64_t memory_bits(const filter *f) { return f->layout == LAYOUT_COUNTING ? 4 * f->m : f->m; }
+static uint64_t memory_bits(const filter *f) { return layout_memory_bits(f->layout, f->m); }
 
 uint64_t bloomlab_size_bits(const bloomlab_filter *f) { return f ? f->f.m : 0; }
 
@@ -302,7 +302,7 @@ double bloomlab_expected_fpr(const bloomlab_filter *f, uint64_t n)
  * line is padding, always zero). */
 static uint64_t bitset_words(layout_kind layout, uint64_t m)
 {
-    const uint64_t bits = layout == LAYOUT_COUNTING ? 4 * m : m;
+    const uint64_t bits = layout_memory_bits(layout, m);
     return (bits + 63) / 64;
 }
 
@@ -488,7 +488,7 @@ bloomlab_filter *bloomlab_load(const void *buf, size_t len, char *err, size_t er
     if (check_frame(in, len, &bitset_bytes, err, err_size) != 0 || read_fields(in, bitset_bytes, &h, err, err_size) != 0)
         return NULL;
     const uint64_t words = bitset_bytes / 8;
-    const uint64_t bits = h.layout == LAYOUT_COUNTING ? 4 * h.m : h.m;
+    const uint64_t bits = layout_memory_bits(h.layout, h.m);
     if (check_padding(in + AT_BITSET, words, bits, err, err_size) != 0)
         return NULL;
     bloomlab_filter *f = filter_new(h.layout, h.scheme, h.m, h.k, h.seed, err, err_size);

@@ -807,10 +807,10 @@ static void note(const bench_run *b, const char *fmt, ...)
 static void size_cell(layout_kind layout, uint64_t bytes, uint64_t *m, uint64_t *n, unsigned *k)
 {
     uint64_t bits = bytes * 8;
-    *m = layout == LAYOUT_COUNTING ? bits / 4 : bits;
+    *m = bits / layout_cell_bits(layout);
     *m = layout_fit_m(layout, *m);
     *n = (uint64_t)((double)*m / BITS_PER_KEY);
-    *k = layout == LAYOUT_SPLITBLOCK ? 8u : K_STANDARD;
+    *k = layout_fixed_k(layout) != 0 ? layout_fixed_k(layout) : K_STANDARD;
 }
 
 /* The ceiling at one size: --ops reads, at most four a line, at least 1e5. */

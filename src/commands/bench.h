@@ -78,7 +78,7 @@
  * For filters far larger than the last-level cache both are ~ sum f^i and k.
  * An insert sets its key's bits on L_present lines, so
  *     fraction_insert = L_present * ns_per_update / ns_per_insert.
- * These are the lines a query needs; the phased query loops (filters.c,
+ * These are the lines a query needs; the phased query loops (batch.c,
  * and avx512.c's past L2) fetch a little more (1 + 2f + 4f^3 + ... for an absent key: 2.5 against
  * 1.98 at f = 1/2, k = 7), which the fraction counts against it.
  */

@@ -257,7 +257,7 @@ int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, 
         return -1;
     }
     unsigned k = in->have_k ? in->k : 0;
-    if (in->layout == LAYOUT_SPLITBLOCK && k != 0 && k != 8) {
+    if (layout_fixed_k(in->layout) != 0 && k != 0 && k != layout_fixed_k(in->layout)) {
         set_error(err, err_size, "--k: %u: filter splitblock sets one bit in each of its 8 words: k is 8", k);
         return -1;
     }
@@ -285,7 +285,7 @@ int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, 
         out->m = layout_fit_m(in->layout, in->m);
     }
     out->p_exact = model_rate(in->layout, out->m, out->n, k, &out->k, &out->k_status);
-    out->memory_bits = in->layout == LAYOUT_COUNTING ? 4 * out->m : out->m;
+    out->memory_bits = layout_memory_bits(in->layout, out->m);
     out->bytes = out->memory_bits / 8 + (out->memory_bits % 8 != 0);
     out->bits_per_item = (double)out->m / (double)out->n;
     out->p_classic = theory_fpr_classic(out->m, out->n, out->k);
@@ -327,7 +327,7 @@ static void write_text(FILE *out, const struct calc_result *r)
     fprintf(out, "%-22s %llu\n", "n (items)", (unsigned long long)r->n);
     rate_text(r->p_target, rate, sizeof rate);
     fprintf(out, "%-22s %s\n", "p target", r->have_p_target ? rate : "-");
-    fprintf(out, "%-22s %llu\n", r->layout == LAYOUT_COUNTING ? "m (4-bit counters)" : "m (bits)",
+    fprintf(out, "%-22s %llu\n", layout_cell_bits(r->layout) == 4 ? "m (4-bit counters)" : "m (bits)",
             (unsigned long long)r->m);
     fprintf(out, "%-22s %llu bits = %llu bytes (%s, %s)\n", "memory", (unsigned long long)r->memory_bits,
             (unsigned long long)r->bytes, decimal, binary);

@@ -68,7 +68,7 @@ LOOP __m256i mullo4(__m256i u, __m256i r)
     return _mm256_add_epi64(low, _mm256_slli_epi64(high, 32));
 }
 
-/* How four keys' streams of positions come (filters.c's cursor_position),
+/* How four keys' streams of positions come (batch.c's cursor_position),
  * every position below 2^32:
  *   POS_STANDARD     position i = reduce(u_i, m);
  *   POS_COUNTING     the same over 4-bit counters;
@@ -140,7 +140,7 @@ LOOP __m256i key_order(__m256i v) { return _mm256_permute4x64_epi64(v, _MM_SHUFF
 /* ---- inserts: positions in vector, bits set by scalar ORs ------------------- */
 
 /* Set one position: OR its bit in, or add 1 to its counter unless that is
- * saturated (returns 1 then: the increment is lost, as in filters.c). */
+ * saturated (returns 1 then: the increment is lost, as in batch.c). */
 LOOP unsigned set_position(int kind, uint64_t *words, uint64_t word, uint64_t bit)
 {
     if (kind != POS_COUNTING) {
@@ -315,7 +315,7 @@ LOOP unsigned test8(int kind, const uint64_t *words, lanes4_t *pa, lanes4_t *pb,
 }
 
 /* All k bits, no early exit: in cache the gathers cost less than the
- * branches an exit would mispredict (filters.c keeps the phased portable
+ * branches an exit would mispredict (batch.c keeps the phased portable
  * loops for unblocked filters beyond L2). */
 LOOP size_t probe_query(int kind, const uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
                         const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
@@ -375,7 +375,7 @@ size_t avx2_blocked512_multiply_query(const filter *f, const uint64_t *h1, const
 /* ---- register64: one word a key ------------------------------------------- */
 
 /* Every key's word, reduce(u_0, blocks), and its mask of k bits, bit i
- * the top 6 bits of u_{i+1} blocks mod 2^64 (filters.c's cursor_position),
+ * the top 6 bits of u_{i+1} blocks mod 2^64 (batch.c's cursor_position),
  * or with the multiply scheme the top 6 bits of the 32-bit g_i; the words
  * prefetched. */
 LOOP void register_masks(int multiply, const uint64_t *words, uint64_t blocks, unsigned k, const uint64_t *h1,

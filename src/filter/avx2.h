@@ -32,7 +32,7 @@
  *                           On an AVX-512 CPU these AVX2 loops run too:
  *                           avx512.c has no multiply loops.
  *
- * Every value is the same integer arithmetic as schemes.h and filters.c,
+ * Every value is the same integer arithmetic as schemes.h and batch.c,
  * so the bits set and the answers are those of the portable loops and of
  * the one-key reference, bit for bit (tests/test_avx2.c).  The Makefile
  * compiles avx2.c alone with -mavx2 -mbmi2 -mfma (ISA_FLAGS_avx2);

@@ -199,7 +199,7 @@ LOOP __m512i reduce_lanes_wide(__m512i u, __m512i r)
                             _mm512_add_epi64(_mm512_srli_epi64(hl, 32), _mm512_srli_epi64(mid, 32)));
 }
 
-/* How eight keys' streams of positions come (filters.c's cursor_position):
+/* How eight keys' streams of positions come (batch.c's cursor_position):
  *   POS_STANDARD       position i = reduce(u_i, m), m < 2^32;
  *   POS_STANDARD_WIDE  the same for any m;
  *   POS_COUNTING       the standard positions of m < 2^32 4-bit counters
@@ -299,7 +299,7 @@ LOOP void prefetch_blocks(const uint64_t *words, __m512i range, const uint64_t *
 }
 
 /* Set one position: OR its bit in, or add 1 to its counter unless that is
- * saturated (returns 1 then: the increment is lost, as in filters.c). */
+ * saturated (returns 1 then: the increment is lost, as in batch.c). */
 LOOP unsigned set_position(int kind, uint64_t *words, uint64_t word, uint64_t bit)
 {
     if (kind != POS_COUNTING) {
@@ -512,7 +512,7 @@ BOTH_SOURCES(partitioned)
 /* Beyond L2 a position of a standard, counting or partitioned filter costs
  * a line from L3 or DRAM, and an absent key needs only sum_{i<k} f^i of its
  * k lines (1.98 at fill 1/2, k = 7): the rest follow its first zero.  probe_query fetches all k.  Here the keys
- * go through the phases of filters.c's flight_step -- positions [0, 1),
+ * go through the phases of batch.c's flight_step -- positions [0, 1),
  * [1, 3), [3, 7), ... -- and after each phase the keys that found all
  * their bits set are compressed to the front of the list (vpcompress), so
  * that the next phase's gathers are sixteen (or eight) live keys wide: an
@@ -522,7 +522,7 @@ BOTH_SOURCES(partitioned)
  * n = 1e7, 10 bits a key (then bench --anchors, now --peers 1e7; 12.5 MB against a
  * 2 MiB L2): absent 20.0 -> 8.3 ns, present 20.2 either way.  In L2 the
  * compaction costs more than the gathers it saves on present keys (4.4 ->
- * 6.1 ns at 1e6), so filters.c keeps probe_query there. */
+ * 6.1 ns at 1e6), so batch.c keeps probe_query there. */
 
 /* The keys still alive, side by side: key idx[s] has its next value u[s]
  * and its step step[s].  Sixteen entries of slack: a group is loaded whole
@@ -713,7 +713,7 @@ void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const
 /* ---- register64 layout: one word a key --------------------------------- */
 
 /* A key's k bits share one 64-bit word: the word is reduce(u_0, blocks) and
- * bit i the top 6 bits of u_{i+1} blocks mod 2^64 (filters.c's
+ * bit i the top 6 bits of u_{i+1} blocks mod 2^64 (batch.c's
  * cursor_position), so the lanes build each key's mask of k bits and the
  * word is tested or set once, not once a position.  Both passes run over a
  * whole call: the first computes every key's word and mask and prefetches

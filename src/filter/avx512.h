@@ -22,10 +22,10 @@
  *   splitblock + double     the block from u_0's top half, the eight salted
  *                           bits from its low half: one 256-bit load a key.
  *
- * Every value is the same integer arithmetic as schemes.h and filters.c,
+ * Every value is the same integer arithmetic as schemes.h and batch.c,
  * so the bits set and the answers are those of the portable loops and of
  * the one-key reference, bit for bit (tests/test_batch.c runs both paths).
- * avx512_usable() says whether this CPU runs them; filters.c asks once per
+ * avx512_usable() says whether this CPU runs them; dispatch.c asks once per
  * filter_ops_for and keeps the portable loops otherwise.
  */
 #ifndef BLOOMLAB_AVX512_H
@@ -54,7 +54,7 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
  * the count keys given by their (h1, h2) (count <= AVX512_MAX_KEYS, and
  * the limits below); insert sets their positions, query returns how many
  * found all k set and writes answer[j] (when answer is not NULL).  The
- * bits and answers are filters.c's. */
+ * bits and answers are batch.c's. */
 typedef void avx512_insert_fn(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count);
 typedef size_t avx512_query_fn(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
                                unsigned char *answer);
@@ -100,7 +100,7 @@ avx512_query_fn avx512_blocked512_query, avx512_register64_query, avx512_splitbl
 avx512_query_fn avx512_standard_query_phased_wide, avx512_blocked512_query_wide;
 
 /* The positions themselves, any m (the tests check the 64 x 64 reduction
- * with it), for the staged inserts of filters.c: the count k positions of
+ * with it), for the staged inserts of stage.c: the count k positions of
  * the keys, in no particular order, into pos, which needs room for
  * count k + 8 (a vector store may run past the last). */
 void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,

@@ -26,12 +26,13 @@
  * with the previous batch's second, and query_many keeps four batches in
  * flight through the unblocked layouts' query phases.  filter_ops_for()
  * picks the loops stamped for one (layout, scheme) pair, so the hot loop
- * pays for neither choice (filters.c says more).
+ * pays for neither choice (batch.c says more; layout.c holds the table of
+ * each layout's loops).
  *
  * A standard or partitioned filter larger than the last-level cache stages
  * its inserts: positions are sorted into buckets by 256 KiB region and a
  * region's bucket is applied when full, so that its bits are set while the
- * region is in cache (filters.c says more); filter_flush() applies the rest.
+ * region is in cache (stage.c says more); filter_flush() applies the rest.
  *
  * On a CPU with AVX2 (every x86-64 CPU since 2013-2017), filter_ops_for()
  * gives vector loops for double hashing on every layout: the AVX2 ones of
@@ -40,8 +41,8 @@
  * AVX-512 level's; avx2.h says what its loops do.  In cache a filter's cost is
  * arithmetic and these do it eight keys an instruction.  An unblocked
  * filter tests all k positions of a key while it fits in L2 and exits
- * early in phases beyond, where a position costs a memory trip; a standard one from 32 MiB
- * to 2^32 bits takes its staged inserts' positions from the vector unit.  The vector loops set the same bits and give the same
+ * early in phases beyond, where a position costs a memory trip; a standard one from the last-level
+ * cache's size to 2^32 bits takes its staged inserts' positions from the vector unit.  The vector loops set the same bits and give the same
  * answers; filter_ops_portable() keeps the portable ones reachable for the
  * tests.
  */
@@ -80,15 +81,28 @@ typedef struct {
     uint64_t slice_start[FILTER_K_MAX + 1]; /* partitioned */
     uint64_t saturations;  /* counting: increments lost at 15 */
     uint64_t bad_deletes;  /* counting: deletes that found a zero counter */
-    struct filter_stage *stage; /* staged inserts (filters.c), or NULL */
+    struct filter_stage *stage; /* staged inserts (stage.c), or NULL */
 } filter;
 
+/* What a layout is, read from its entry of the layout table (layout.h,
+ * layout.c): the one place that knows each layout's facts. */
 const char *layout_name(layout_kind layout);
 const char *layout_about(layout_kind layout); /* one line, for bloomlab list */
 int layout_from_name(const char *name, layout_kind *out); /* 0 or -1 */
 unsigned layout_block_bits(layout_kind layout);            /* 1 for unblocked */
 uint64_t layout_fit_m(layout_kind layout, uint64_t m);     /* m rounded up to whole blocks */
-uint64_t layout_bytes(layout_kind layout, uint64_t m);
+/* Memory bits a position takes: 1, or 4 for counting's counters. */
+unsigned layout_cell_bits(layout_kind layout);
+uint64_t layout_memory_bits(layout_kind layout, uint64_t m); /* m cells of layout_cell_bits */
+uint64_t layout_bytes(layout_kind layout, uint64_t m);       /* whole cache lines */
+/* The k a layout is built for (splitblock: 8, one bit in each word), or 0
+ * when it takes any k. */
+unsigned layout_fixed_k(layout_kind layout);
+/* 1 when k may not exceed m (partitioned: a slice a position). */
+int layout_k_at_most_m(layout_kind layout);
+/* 1 when a delete takes a key out exactly (counting's counters; saturation
+ * aside), 0 when it clears bits other keys share. */
+int layout_deletes_exactly(layout_kind layout);
 /* The scheme a layout takes when none is named: multiply for blocked512 and
  * register64 (its in-block bits follow their formula; double's fold, see
  * schemes.h), double for the others. */
@@ -97,9 +111,18 @@ scheme_kind layout_default_scheme(layout_kind layout);
 int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, char *err,
                  size_t err_size);
 
+/* A standard or partitioned filter larger than this stages its inserts
+ * (stage.c): the machine's last-level cache, asked at run time
+ * (cache_llc_bytes).  It decides which loop sets the bits, never which
+ * bits.  filter_stage_min_bytes_set(bytes) puts another threshold in its
+ * place for this process (the tests, to stage small filters); 0 goes back
+ * to the cache's size. */
+uint64_t filter_stage_min_bytes(void);
+void filter_stage_min_bytes_set(uint64_t bytes);
+
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
 /* Set the bits of every insert still staged (a standard or partitioned
- * filter beyond the cache stages its inserts: filters.c).  Call it after
+ * filter beyond the cache stages its inserts: stage.c).  Call it after
  * inserting and before querying, counting bits or removing; a query of a
  * filter with staged inserts is a bug and aborts. */
 void filter_flush(filter *f);

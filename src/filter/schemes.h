@@ -222,7 +222,7 @@ static inline void probe_start_hashed(scheme_kind scheme, probe *p, hash128_t h,
 }
 
 /* Begin the stream of a key.  `scheme` is a constant at every call site, so
- * the switch folds away in the stamped loops of filters.c. */
+ * the switch folds away in the stamped loops of batch.c. */
 static inline void probe_start(scheme_kind scheme, const scheme_ctx *ctx, probe *p,
                                const void *key, size_t len, uint64_t id)
 {

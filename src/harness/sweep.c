@@ -318,7 +318,7 @@ static cell_theory theory_for(const experiment *e, const cell *c, uint64_t m)
     }
     cell_theory t = {theory_fpr_classic(m, n, k), theory_fpr_finite(m, n, k), {NAN, NAN, NAN, NAN, NAN}};
     if (c->measure == MEASURE_DELETE) {
-        if (c->layout != LAYOUT_COUNTING)
+        if (!layout_deletes_exactly(c->layout))
             return t; /* cleared bits: no formula */
         n -= c->deletes; /* a counting filter forgets exactly (saturation aside) */
         t.classic = theory_fpr_classic(m, n, k);

@@ -1,4 +1,4 @@
-/* model.c -- each layout's theory, asked by layout; see model.h. */
+/* model.c -- each layout's theory, asked by layout (a table); see model.h. */
 #include "model/model.h"
 
 #include <math.h>
@@ -7,54 +7,58 @@
 
 #define LN2_SQUARED 0.480453013918201424667102526326649717
 
+/* The model's table: each layout's formulas, indexed by layout_kind like
+ * the filter layer's table (filter/layout.h).  There are two tables because
+ * the layers point down: the filter library builds without the model
+ * (scripts/layers.sh), so the layout table cannot name theory.c's
+ * formulas, and this one takes what it needs of the layout (block bits,
+ * fixed k, k <= m) from there.  NULL: no such formula (NaN). */
+typedef double layout_formula(uint64_t m, uint64_t n, unsigned k, unsigned block_bits);
+
+static double exact_standard(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fpr_exact(m, n, k); }
+static double classic_standard(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fpr_classic(m, n, k); }
+static double var_standard(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fpr_var_standard(m, n, k); }
+static double fill_standard(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fill_expected(m, n, k); }
+static double fill_sd_standard(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fill_sd(m, n, k); }
+static double exact_partitioned(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fpr_partitioned(m, n, k); }
+static double var_partitioned(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fpr_var_partitioned(m, n, k); }
+static double fill_partitioned(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)b; return theory_fill_partitioned(m, n, k); }
+static double exact_blocked(uint64_t m, uint64_t n, unsigned k, unsigned b) { return theory_fpr_blocked(m, n, k, b, 1); }
+static double approx_blocked(uint64_t m, uint64_t n, unsigned k, unsigned b) { return theory_fpr_blocked(m, n, k, b, 0); }
+static double var_blocked(uint64_t m, uint64_t n, unsigned k, unsigned b) { return theory_fpr_var_blocked(m, n, k, b); }
+static double fill_blocked(uint64_t m, uint64_t n, unsigned k, unsigned b) { return theory_fill_blocked(m, n, k, b); }
+static double exact_splitblock(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)k; (void)b; return theory_fpr_splitblock(m, n, 1); }
+static double approx_splitblock(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)k; (void)b; return theory_fpr_splitblock(m, n, 0); }
+static double var_splitblock(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)k; (void)b; return theory_fpr_var_splitblock(m, n); }
+static double fill_splitblock(uint64_t m, uint64_t n, unsigned k, unsigned b) { (void)k; (void)b; return theory_fill_splitblock(m, n); }
+
+static const struct {
+    layout_formula *exact, *approx, *variance, *fill, *fill_sd;
+} MODELS[LAYOUT_COUNT] = {
+    [LAYOUT_STANDARD] = {exact_standard, classic_standard, var_standard, fill_standard, fill_sd_standard},
+    [LAYOUT_COUNTING] = {exact_standard, classic_standard, var_standard, fill_standard, fill_sd_standard},
+    [LAYOUT_PARTITIONED] = {exact_partitioned, NULL, var_partitioned, fill_partitioned, NULL},
+    [LAYOUT_BLOCKED512] = {exact_blocked, approx_blocked, var_blocked, fill_blocked, NULL},
+    [LAYOUT_REGISTER64] = {exact_blocked, approx_blocked, var_blocked, fill_blocked, NULL},
+    [LAYOUT_SPLITBLOCK] = {exact_splitblock, approx_splitblock, var_splitblock, fill_splitblock, NULL},
+};
+
+static double formula(layout_formula *fn, layout_kind layout, uint64_t m, uint64_t n, unsigned k)
+{
+    return fn != NULL ? fn(m, n, k, layout_block_bits(layout)) : NAN;
+}
+
 layout_model model_for(layout_kind layout, uint64_t m, uint64_t n, unsigned k)
 {
-    layout_model t = {NAN, NAN, NAN, NAN, NAN};
-    switch (layout) {
-    case LAYOUT_PARTITIONED:
-        t.exact = theory_fpr_partitioned(m, n, k);
-        t.variance = theory_fpr_var_partitioned(m, n, k);
-        t.fill_expected = theory_fill_partitioned(m, n, k);
-        break;
-    case LAYOUT_BLOCKED512:
-    case LAYOUT_REGISTER64: {
-        unsigned b = layout_block_bits(layout);
-        t.exact = theory_fpr_blocked(m, n, k, b, 1);
-        t.approx = theory_fpr_blocked(m, n, k, b, 0);
-        t.variance = theory_fpr_var_blocked(m, n, k, b);
-        t.fill_expected = theory_fill_blocked(m, n, k, b);
-        break;
-    }
-    case LAYOUT_SPLITBLOCK:
-        t.exact = theory_fpr_splitblock(m, n, 1);
-        t.approx = theory_fpr_splitblock(m, n, 0);
-        t.variance = theory_fpr_var_splitblock(m, n);
-        t.fill_expected = theory_fill_splitblock(m, n);
-        break;
-    default: /* standard, counting */
-        t.exact = theory_fpr_exact(m, n, k);
-        t.approx = theory_fpr_classic(m, n, k);
-        t.variance = theory_fpr_var_standard(m, n, k);
-        t.fill_expected = theory_fill_expected(m, n, k);
-        t.fill_sd_expected = theory_fill_sd(m, n, k);
-        break;
-    }
+    layout_model t = {formula(MODELS[layout].exact, layout, m, n, k), formula(MODELS[layout].approx, layout, m, n, k),
+                      formula(MODELS[layout].variance, layout, m, n, k), formula(MODELS[layout].fill, layout, m, n, k),
+                      formula(MODELS[layout].fill_sd, layout, m, n, k)};
     return t;
 }
 
 double model_fpr_exact(layout_kind layout, uint64_t m, uint64_t n, unsigned k)
 {
-    switch (layout) {
-    case LAYOUT_PARTITIONED:
-        return theory_fpr_partitioned(m, n, k);
-    case LAYOUT_BLOCKED512:
-    case LAYOUT_REGISTER64:
-        return theory_fpr_blocked(m, n, k, layout_block_bits(layout), 1);
-    case LAYOUT_SPLITBLOCK:
-        return theory_fpr_splitblock(m, n, 1);
-    default:
-        return theory_fpr_exact(m, n, k);
-    }
+    return formula(MODELS[layout].exact, layout, m, n, k);
 }
 
 /* Past a rise of the rate, how many more k are tried before the scan stops. */
@@ -64,11 +68,11 @@ unsigned model_k_best(layout_kind layout, uint64_t m, uint64_t n, k_status *stat
 {
     k_status st = K_OPTIMAL;
     unsigned best_k = 1, k_max = FILTER_K_MAX;
-    if (layout == LAYOUT_SPLITBLOCK) {
-        best_k = 8;
+    if (layout_fixed_k(layout) != 0) {
+        best_k = layout_fixed_k(layout);
         st = K_FIXED;
     } else if (n > 0) {
-        if (layout == LAYOUT_PARTITIONED && m < k_max)
+        if (layout_k_at_most_m(layout) && m < k_max)
             k_max = m > 0 ? (unsigned)m : 1;
         double best = model_fpr_exact(layout, m, n, 1);
         unsigned rises = 0;

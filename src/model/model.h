@@ -1,7 +1,8 @@
 /* model.h -- each layout's theory, asked by layout: its exact false-positive
  * rate, the variance of one built filter's rate, its expected fill, and its
- * own best k.  The one place that switches on the layout for a formula
- * (theory.h holds the formulas themselves).
+ * own best k.  The one place that picks a formula by layout: a table in
+ * model.c beside the filter layer's (theory.h holds the formulas
+ * themselves).
  *
  * Best k.  The integer k in 1..64 whose exact rate (this layout's formula)
  * is least, ties to the smaller k: the rate is unimodal in k, so the scan

@@ -1,0 +1,56 @@
+/* batch_hash.c -- the batch hashers of batch_hash.h. */
+#include "filter/batch_hash.h"
+
+void batch_hash_generic(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
+{
+    const unsigned bits = h->bits;
+    for (size_t j = 0; j < keys->count; j++) {
+        out[j] = hasher_hash(h, keys->ptr[j], keys->len[j], seed);
+        if (split)
+            hash_split(out[j], bits, &out[j].lo, &out[j].hi);
+    }
+}
+
+void batch_hash_xxh3_64(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
+{
+    (void)h;
+    const size_t count = keys->count;
+    const uint64_t bitflip = xxh3_8_bitflip(seed);
+    if (batch_all_8_bytes(keys)) {
+        for (size_t j = 0; j < count; j++) {
+            const uint64_t v = xxh3_8(keys->ptr[j], bitflip);
+            out[j] = (hash128_t){v, split ? mix64(v) : 0};
+        }
+        return;
+    }
+    if (split) {
+        for (size_t j = 0; j < count; j++) {
+            out[j] = (hash128_t){xxh3_64_key(keys->ptr[j], keys->len[j], seed, bitflip), 0};
+            hash_split(out[j], 64, &out[j].lo, &out[j].hi);
+        }
+    } else {
+        for (size_t j = 0; j < count; j++)
+            out[j] = (hash128_t){xxh3_64_key(keys->ptr[j], keys->len[j], seed, bitflip), 0};
+    }
+}
+
+void batch_hash_xxh3_128(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
+{
+    (void)h;
+    (void)split; /* a 128-bit hash splits into its own halves */
+    for (size_t j = 0; j < keys->count; j++) {
+        XXH128_hash_t r = keys->len[j] == 8 ? XXH3_len_4to8_128b(keys->ptr[j], 8, XXH3_kSecret, seed)
+                                            : XXH3_128bits_withSeed(keys->ptr[j], keys->len[j], seed);
+        out[j] = (hash128_t){r.low64, r.high64};
+    }
+}
+
+/* A registry hash known here by its name (a plugin's name starts "plugin:"). */
+batch_hash_fn batch_hasher_for(const hasher *h)
+{
+    if (h->user == NULL && h->bits == 64 && memcmp(h->name, "xxh3_64", 8) == 0)
+        return batch_hash_xxh3_64;
+    if (h->user == NULL && h->bits == 128 && memcmp(h->name, "xxh3_128", 9) == 0)
+        return batch_hash_xxh3_128;
+    return batch_hash_generic;
+}

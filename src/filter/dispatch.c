@@ -1,0 +1,438 @@
+/* dispatch.c -- which loops run: filter_ops_for takes a layout's loops
+ * from the layout table at the highest level this CPU runs (cpu_isa()),
+ * and the vector ops here choose, per call, the loop of avx2.h or
+ * avx512.h that fits the filter (its size against L2 and the last-level
+ * cache, m and the blocks below 2^32), else the portable one (batch.c).
+ * The answers and the bits are the one-key reference's either way
+ * (tests/test_batch.c, tests/test_avx2.c).
+ */
+#include "filter/filters.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/cache.h"
+#include "base/cpu.h"
+#include "filter/avx2.h"
+#include "filter/avx512.h"
+#include "filter/batch_hash.h"
+#include "filter/layout.h"
+#include "filter/loops.h"
+#include "filter/stage.h"
+
+#if BLOOMLAB_X86
+/* ---- eight keys at a time (avx512.h) --------------------------------------- */
+
+/* Unblocked filters up to the staging threshold (the last-level cache,
+ * filter_stage_min_bytes) insert through the vector loops, which do not
+ * prefetch (in cache the core overlaps the misses itself); beyond it
+ * standard and partitioned filters stage, and a counting filter takes the
+ * portable loop, whose prefetch of all k lines wins once each is a trip to
+ * DRAM (the timing: docs/PERFORMANCE.md).  The vector loops take m < 2^32
+ * (avx512_standard_*), which a cache larger than 512 MiB would not bound.
+ * Queries go by L2 instead: all k positions while the filter fits, early
+ * exit in phases beyond (avx512.c). */
+
+/* Up to this many batches are hashed into one run of the AVX-512 loops:
+ * a loop over 256 keys keeps its gathers in flight, one over 32 drains
+ * between calls. */
+#define AVX512_RUN_BATCHES 8
+
+_Static_assert(AVX512_RUN_BATCHES * KEY_BATCH <= AVX512_MAX_KEYS, "a run fits every loop of avx512.h");
+
+typedef struct {
+    uint64_t h1[AVX512_RUN_BATCHES * KEY_BATCH];
+    uint64_t h2[AVX512_RUN_BATCHES * KEY_BATCH];
+    uint64_t key[AVX512_RUN_BATCHES * KEY_BATCH + 8]; /* the 8-byte keys, for the loops that hash them */
+} hash_run;
+
+/* The (h1, h2) of batches [0, count), count <= AVX512_RUN_BATCHES, side by
+ * side: at the avx512 level XXH3 in eight lanes for 8-byte keys, else the
+ * batch hasher's values unzipped; h1 alone (run->h2 left as it was) when
+ * h1_only and the hash is xxh3_64, whose h1 is its value (the split block
+ * loops read nothing else).  Returns the number of keys. */
+static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size_t count, hash_run *run,
+                           isa_level level, int h1_only)
+{
+    const batch_hash_fn hash = batch_hasher_for(ctx->hash);
+    size_t at = 0;
+    for (size_t b = 0; b < count; b++) {
+        const key_batch *keys = &batches[b];
+        const int xxh3_64 = hash == batch_hash_xxh3_64;
+        if (xxh3_64 && level >= ISA_AVX512 && avx512_xxh3_64_split(ctx->seed, keys, run->h1 + at, run->h2 + at) == 0)
+        {
+            /* eight lanes at once */
+        } else if (xxh3_64 && h1_only) {
+            const uint64_t bitflip = xxh3_8_bitflip(ctx->seed);
+            if (batch_all_8_bytes(keys))
+                for (size_t j = 0; j < keys->count; j++)
+                    run->h1[at + j] = xxh3_8(keys->ptr[j], bitflip);
+            else
+                for (size_t j = 0; j < keys->count; j++)
+                    run->h1[at + j] = xxh3_64_key(keys->ptr[j], keys->len[j], ctx->seed, bitflip);
+        } else {
+            hash128_t hv[KEY_BATCH];
+            hash(ctx->hash, ctx->seed, keys, hv, 1);
+            for (size_t j = 0; j < keys->count; j++) {
+                run->h1[at + j] = hv[j].lo;
+                run->h2[at + j] = hv[j].hi;
+            }
+        }
+        at += keys->count;
+    }
+    return at;
+}
+
+static size_t run_length(size_t count, size_t b) { return count - b < AVX512_RUN_BATCHES ? count - b : AVX512_RUN_BATCHES; }
+
+/* What one run of keys does to a filter, per layout: a loop of avx512.h
+ * taking the keys hashed or, for xxh3_64 on 8-byte keys where the layout
+ * has one, the loop that hashes them itself. */
+typedef avx512_insert_fn *run_insert_fn;
+typedef struct {
+    avx512_query_fn *hashed; /* NULL: the portable loops */
+    avx512_query_keys8_fn *keys8;
+} query_run;
+
+/* How a level's loops want their keys hashed (split_hashes). */
+typedef struct {
+    isa_level level;
+    int h1_only;
+} run_hashing;
+
+_Static_assert(AVX512_RUN_BATCHES * KEY_BATCH <= AVX2_MAX_KEYS, "a run fits every loop of avx2.h");
+
+static void runs_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count, run_insert_fn insert,
+                        run_hashing hashing)
+{
+    hash_run run;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES)
+        insert(f, run.h1, run.h2,
+               split_hashes(ctx, batches + b, run_length(count, b), &run, hashing.level, hashing.h1_only));
+}
+
+/* The run's 8-byte keys, when a loop hashing them applies: returns how
+ * many, or -1 (then split_hashes). */
+static long run_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t count, int have_loop, hash_run *run)
+{
+    if (!have_loop || batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
+        return -1;
+    return avx512_keys8(batches, count, run->key);
+}
+
+static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                         unsigned char *answer, query_run query, run_hashing hashing)
+{
+    require_flushed(f);
+    hash_run run;
+    size_t yes = 0;
+    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
+        const size_t length = run_length(count, b);
+        const long keys8 = run_keys8(ctx, batches + b, length, query.keys8 != NULL, &run);
+        size_t keys;
+        if (keys8 >= 0) {
+            keys = (size_t)keys8;
+            yes += query.keys8(f, ctx->seed, run.key, keys, answer);
+        } else {
+            keys = split_hashes(ctx, batches + b, length, &run, hashing.level, hashing.h1_only);
+            yes += query.hashed(f, run.h1, run.h2, keys, answer);
+        }
+        if (answer != NULL)
+            answer += keys;
+    }
+    return yes;
+}
+
+/* standard beyond the cache, staging (m < 2^32): positions from the vector
+ * unit, sorted into their buckets. */
+static void run_insert_staged_avx512(filter *f, const uint64_t *h1, const uint64_t *h2, size_t keys)
+{
+    uint64_t pos[KEY_BATCH * FILTER_K_MAX + 8];
+    for (size_t j = 0; j < keys; j += KEY_BATCH) {
+        const size_t group = keys - j < KEY_BATCH ? keys - j : KEY_BATCH;
+        avx512_standard_positions(f->m, f->k, h1 + j, h2 + j, group, pos);
+        for (size_t t = 0; t < group * f->k; t++)
+            stage_add(f->words, f->stage, pos[t]);
+    }
+    f->stage->dirty = 1;
+}
+
+/* Which run loop fits a filter, or NULL for the portable loops: unblocked
+ * inserts up to the last-level cache, and a standard filter's staged
+ * inserts below 2^32 bits (past it the four-product positions gained
+ * nothing on the portable ones: docs/PERFORMANCE.md); unblocked
+ * queries all k in L2 (xxh3_64's 8-byte keys hashed inside the loop),
+ * phased beyond (counting and partitioned below 2^32 positions);
+ * blocked512 and register64 with fewer than 2^32 blocks (the block choice
+ * is reduce_lanes), and so splitblock (one 32 x 32-bit product). */
+static int inserts_direct(const filter *f)
+{
+    return f->word_count * 8 <= filter_stage_min_bytes() && f->m < (1ULL << 32);
+}
+static int fits_in_l2(const filter *f) { return f->word_count * 8 <= cache_l2_bytes(); }
+
+static run_insert_fn standard_insert_run_avx512(const filter *f)
+{
+    if (inserts_direct(f))
+        return avx512_standard_insert;
+    return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged_avx512 : NULL;
+}
+
+/* An unblocked layout's queries: all k in L2 (8-byte keys hashed in the
+ * loop), phased beyond; the portable loops from max_m bits on. */
+static query_run unblocked_query_run(const filter *f, uint64_t max_m, avx512_query_fn *all_k,
+                                     avx512_query_keys8_fn *all_k_keys8, avx512_query_fn *phased)
+{
+    if (f->m >= max_m)
+        return (query_run){NULL, NULL};
+    if (fits_in_l2(f))
+        return (query_run){all_k, all_k_keys8};
+    return (query_run){phased, NULL};
+}
+
+static query_run standard_query_run_avx512(const filter *f)
+{
+    return unblocked_query_run(f, UINT64_MAX, avx512_standard_query, avx512_standard_query_keys8,
+                               avx512_standard_query_phased);
+}
+
+static run_insert_fn counting_insert_run_avx512(const filter *f) { return inserts_direct(f) ? avx512_counting_insert : NULL; }
+
+static query_run counting_query_run_avx512(const filter *f)
+{
+    return unblocked_query_run(f, 1ULL << 32, avx512_counting_query, avx512_counting_query_keys8,
+                               avx512_counting_query_phased);
+}
+
+static run_insert_fn partitioned_insert_run_avx512(const filter *f) { return inserts_direct(f) ? avx512_partitioned_insert : NULL; }
+
+static query_run partitioned_query_run_avx512(const filter *f)
+{
+    return unblocked_query_run(f, 1ULL << 32, avx512_partitioned_query, avx512_partitioned_query_keys8,
+                               avx512_partitioned_query_phased);
+}
+
+/* The block layouts: fewer than 2^32 blocks; blocked512 queries in L2 also
+ * take 8-byte keys unhashed (beyond, its loop prefetches from the hashes). */
+static int few_blocks(const filter *f) { return f->blocks < (1ULL << 32); }
+static run_insert_fn blocked512_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_blocked512_insert : NULL; }
+static query_run blocked512_query_run_avx512(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL, fits_in_l2(f) ? avx512_blocked512_query_keys8 : NULL};
+}
+static run_insert_fn register64_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_register64_insert : NULL; }
+static query_run register64_query_run_avx512(const filter *f) { return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL}; }
+static run_insert_fn splitblock_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_splitblock_insert : NULL; }
+static query_run splitblock_query_run_avx512(const filter *f) { return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL}; }
+
+/* ---- AVX2 (avx2.h): the same runs, hashed by the scalar hashers --------- */
+
+/* Unblocked layouts: inserts up to the last-level cache (m < 2^32; a
+ * staging filter beyond takes the portable loop, which was faster there
+ * than positions from avx2.c: docs/PERFORMANCE.md); queries
+ * test all k while the filter fits in L2, and beyond it take the portable
+ * loops' phases with early exit (an AVX2 loop testing all k fetched every
+ * line: slower there). */
+static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k)
+{
+    return (query_run){f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL, NULL};
+}
+static run_insert_fn standard_insert_run_avx2(const filter *f)
+{
+    return inserts_direct(f) ? avx2_standard_insert : NULL;
+}
+static query_run standard_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_standard_query); }
+static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
+static query_run counting_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_counting_query); }
+static run_insert_fn partitioned_insert_run_avx2(const filter *f)
+{
+    return inserts_direct(f) ? avx2_partitioned_insert : NULL;
+}
+static query_run partitioned_query_run_avx2(const filter *f)
+{
+    return unblocked_query_run_avx2(f, avx2_partitioned_query);
+}
+/* blocked512 with positions below 2^32; register64 and splitblock with
+ * fewer than 2^32 blocks. */
+static int narrow_blocks(const filter *f) { return f->blocks < (1ULL << 23); }
+static run_insert_fn blocked512_insert_run_avx2(const filter *f) { return narrow_blocks(f) ? avx2_blocked512_insert : NULL; }
+static query_run blocked512_query_run_avx2(const filter *f)
+{
+    return (query_run){narrow_blocks(f) ? avx2_blocked512_query : NULL, NULL};
+}
+static run_insert_fn register64_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_register64_insert : NULL; }
+static query_run register64_query_run_avx2(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx2_register64_query : NULL, NULL};
+}
+static run_insert_fn splitblock_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_splitblock_insert : NULL; }
+static query_run splitblock_query_run_avx2(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx2_splitblock_query : NULL, NULL};
+}
+/* The multiply scheme on the blocked layouts: the AVX2 loops at both
+ * levels (avx512.c has none; at the avx512 level its eight-lane XXH3 still
+ * hashes the keys). */
+static run_insert_fn blocked512_multiply_insert_run_avx2(const filter *f)
+{
+    return narrow_blocks(f) ? avx2_blocked512_multiply_insert : NULL;
+}
+static query_run blocked512_multiply_query_run_avx2(const filter *f)
+{
+    return (query_run){narrow_blocks(f) ? avx2_blocked512_multiply_query : NULL, NULL};
+}
+static run_insert_fn register64_multiply_insert_run_avx2(const filter *f)
+{
+    return few_blocks(f) ? avx2_register64_multiply_insert : NULL;
+}
+static query_run register64_multiply_query_run_avx2(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx2_register64_multiply_query : NULL, NULL};
+}
+#define blocked512_multiply_insert_run_avx512 blocked512_multiply_insert_run_avx2
+#define blocked512_multiply_query_run_avx512 blocked512_multiply_query_run_avx2
+#define register64_multiply_insert_run_avx512 register64_multiply_insert_run_avx2
+#define register64_multiply_query_run_avx512 register64_multiply_query_run_avx2
+
+/* The four ops of a vector pair at one level: the run loop that fits, else
+ * the portable loops stamped in batch.c.  H1_ONLY: the loops read h1 alone.
+ * Each makes insert_TAG_ISA, query_TAG_ISA, insert_many_TAG_ISA,
+ * query_many_TAG_ISA and the object loops_TAG_ISA that the layout table
+ * names (loops.h's VECTOR_PAIRS). */
+#define VECTOR_OPS(tag, isa, LEVEL, H1_ONLY) VECTOR_OPS_OVER(tag, tag##_double, isa, LEVEL, H1_ONLY)
+/* The same, falling back to the loops stamped for the pair `stamped`. */
+#define VECTOR_OPS_OVER(tag, stamped, isa, LEVEL, H1_ONLY)                                                   \
+    static void insert_many_##tag##_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)    \
+    {                                                                                                        \
+        run_insert_fn run = tag##_insert_run_##isa(f);                                                       \
+        if (run != NULL)                                                                                     \
+            runs_insert(f, ctx, b, n, run, (run_hashing){LEVEL, H1_ONLY});                                   \
+        else                                                                                                 \
+            insert_many_##stamped(f, ctx, b, n);                                                        \
+    }                                                                                                        \
+    static void insert_##tag##_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b)                   \
+    {                                                                                                        \
+        insert_many_##tag##_##isa(f, ctx, b, 1);                                                             \
+    }                                                                                                        \
+    static size_t query_many_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,       \
+                                           size_t n)                                                         \
+    {                                                                                                        \
+        query_run run = tag##_query_run_##isa(f);                                                            \
+        return run.hashed != NULL ? runs_query(f, ctx, b, n, NULL, run, (run_hashing){LEVEL, H1_ONLY})       \
+                                  : query_many_##stamped(f, ctx, b, n);                                 \
+    }                                                                                                        \
+    static size_t query_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,            \
+                                      unsigned char *answer)                                                 \
+    {                                                                                                        \
+        query_run run = tag##_query_run_##isa(f);                                                            \
+        return run.hashed != NULL ? runs_query(f, ctx, b, 1, answer, run, (run_hashing){LEVEL, H1_ONLY})     \
+                                  : query_##stamped(f, ctx, b, answer);                                 \
+    }                                                                                                        \
+    const filter_ops loops_##tag##_##isa = {insert_##tag##_##isa, query_##tag##_##isa, NULL,                  \
+                                            insert_many_##tag##_##isa, query_many_##tag##_##isa};
+
+#define VECTOR_LEVEL(isa, LEVEL)                                                                             \
+    VECTOR_OPS(standard, isa, LEVEL, 0)                                                                      \
+    VECTOR_OPS(counting, isa, LEVEL, 0)                                                                      \
+    VECTOR_OPS(partitioned, isa, LEVEL, 0)                                                                   \
+    VECTOR_OPS(blocked512, isa, LEVEL, 0)                                                                    \
+    VECTOR_OPS(register64, isa, LEVEL, 0)
+
+VECTOR_LEVEL(avx512, ISA_AVX512)
+VECTOR_OPS(splitblock, avx512, ISA_AVX512, 0)
+VECTOR_LEVEL(avx2, ISA_AVX2)
+VECTOR_OPS_OVER(blocked512_multiply, blocked512_multiply, avx512, ISA_AVX512, 0)
+VECTOR_OPS_OVER(register64_multiply, register64_multiply, avx512, ISA_AVX512, 0)
+VECTOR_OPS_OVER(blocked512_multiply, blocked512_multiply, avx2, ISA_AVX2, 0)
+VECTOR_OPS_OVER(register64_multiply, register64_multiply, avx2, ISA_AVX2, 0)
+static run_insert_fn splitblock_insert_run_avx2_hashed(const filter *f) { return splitblock_insert_run_avx2(f); }
+static query_run splitblock_query_run_avx2_hashed(const filter *f) { return splitblock_query_run_avx2(f); }
+VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
+
+/* AVX2 split block: xxh3_64 on 8-byte keys hashed in the loop, one pass
+ * (avx2.h); any other key or hash through the runs above. */
+static int xxh3_8_byte_keys(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    if (batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
+        return 0;
+    for (size_t b = 0; b < count; b++)
+        if (!batch_all_8_bytes(&batches[b]))
+            return 0;
+    return 1;
+}
+static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
+        avx2_splitblock_insert_keys8(f, ctx->seed, b, n);
+    else
+        insert_many_splitblock_avx2_hashed(f, ctx, b, n);
+}
+static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
+        avx2_splitblock_insert_keys8(f, ctx->seed, b, 1);
+    else
+        insert_splitblock_avx2_hashed(f, ctx, b);
+}
+static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
+        return avx2_splitblock_query_keys8(f, ctx->seed, b, n, NULL);
+    return query_many_splitblock_avx2_hashed(f, ctx, b, n);
+}
+static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
+{
+    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
+        return avx2_splitblock_query_keys8(f, ctx->seed, b, 1, answer);
+    return query_splitblock_avx2_hashed(f, ctx, b, answer);
+}
+/* The split block's AVX2 ops above, for the layout table. */
+const filter_ops loops_splitblock_avx2 = {insert_splitblock_avx2, query_splitblock_avx2, NULL,
+                                          insert_many_splitblock_avx2, query_many_splitblock_avx2};
+#endif /* BLOOMLAB_X86 */
+
+filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return *LAYOUT_TABLE[layout].portable[scheme]; }
+
+/* The vector ops of a level, where the table has them (NULL elsewhere). */
+static const filter_ops *level_ops(const struct layout *l, isa_level level, scheme_kind scheme)
+{
+    if (level >= ISA_AVX512)
+        return l->avx512[scheme];
+    if (level >= ISA_AVX2)
+        return l->avx2[scheme];
+    return NULL;
+}
+
+filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
+{
+    const struct layout *l = &LAYOUT_TABLE[layout];
+    filter_ops ops = *l->portable[scheme];
+    const filter_ops *vector = level_ops(l, cpu_isa(), scheme);
+    if (vector != NULL) { /* remove stays portable */
+        ops.insert = vector->insert;
+        ops.query = vector->query;
+        ops.insert_many = vector->insert_many;
+        ops.query_many = vector->query_many;
+    }
+    return ops;
+}
+
+/* "LEVEL for LAYOUT ABOUT; ...; portable for the other schemes", from the
+ * table's phrases; "portable" alone below AVX2. */
+const char *filter_ops_description(void)
+{
+    static char text[2048];
+    const isa_level level = cpu_isa();
+    if (level < ISA_AVX2)
+        return "portable";
+    size_t at = (size_t)snprintf(text, sizeof text, "%s for", isa_name(level));
+    for (int i = 0; i < LAYOUT_COUNT && at < sizeof text; i++) {
+        const struct layout *l = &LAYOUT_TABLE[i];
+        const char *about = level >= ISA_AVX512 ? l->avx512_about : l->avx2_about;
+        if (about != NULL && about[0] != '\0')
+            at += (size_t)snprintf(text + at, sizeof text - at, " %s %s;", l->name, about);
+    }
+    if (at < sizeof text)
+        snprintf(text + at, sizeof text - at, " portable for the other schemes");
+    return text;
+}
