@@ -14,8 +14,8 @@
  * empty filter with n keys, as many fills as --ops inserts take, and 5 at
  * least when n <= --ops (a bigger filter is filled once).  Then 2e5 absent
  * queries run untimed (the first queries after filling a filter of hundreds
- * of MiB ran slower for some milliseconds: at 512 MiB and 3e5 timed
- * queries, 49-82 ns against 42 for the same loop timed second); ns_absent and
+ * of MiB ran slower for some milliseconds, page-table and TLB warm-up:
+ * docs/PERFORMANCE.md, "Moved from comments"); ns_absent and
  * ns_present are medians of 5 passes, each the mean over --ops queries of
  * keys never inserted and of inserted keys; ns_absent_sweep calls
  * query_many over SWEEP_QUERY_BATCHES batches at a time, as sweep.c does.
@@ -42,10 +42,10 @@
  * The random lines come from mix64 of a counter.  A loop that computes its
  * addresses is bound by that arithmetic in L1 and L2, and even beyond it
  * the arithmetic holds places in the core's window that misses would take:
- * with the addresses given (on the clock only the touches), a line read in
- * a 1.25 MB buffer cost 0.44 ns against 1.04 streaming with mix64 inline,
- * at 12.5 MB 1.9-2.0 against 2.3 (far past the L3 the prefetched stream
- * wins: at 125 MB 4.1-4.7 against 4.8-5.3 given and prefetched).  So the ceiling is the memory system's own
+ * with the addresses given (on the clock only the touches), a line read
+ * cost less than half as much in L2 and less beyond it (far past the L3
+ * the prefetched stream wins; the timings: docs/PERFORMANCE.md, "Moved
+ * from comments").  So the ceiling is the memory system's own
  * rate, below what any loop that makes its addresses can reach.
  *
  * Floors.  A loop that takes keys one pass each touches L lines a key, so

@@ -132,11 +132,9 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
  * avx512_xxh3_64_split).  The loops take each group's (h1, h2) one group
  * ahead of its probes (source_group), so that a key's hashing runs while
  * the previous group's lines come in: in L2, where the gathers wait on
- * misses and the hashing on the multiplier, the two overlap.  Measured on
- * a standard filter of 1.22 MB, k = 7, present keys, by a stand-alone copy
- * of this loop: 3.6-4.1 ns a key hashing first, 2.9-3.4 hashing in the
- * loop a group ahead, 4.3-4.7 in the loop but not ahead; by bloomlab bench
- * at 1 MiB, 4.1-4.5 -> 3.4-3.8.  Beyond L2 the misses dwarf the hashing,
+ * misses and the hashing on the multiplier, the two overlap (hashing a
+ * group ahead beat hashing first and hashing in the loop but not ahead:
+ * docs/PERFORMANCE.md, "Moved from comments").  Beyond L2 the misses dwarf the hashing,
  * and the phased loops and every insert take hashed keys (the comment
  * above standard_query says why for inserts). */
 typedef struct {
@@ -263,8 +261,8 @@ LOOP __m512i lanes_next(int kind, lanes8 *p)
 
 /* The next position, below 2^32 (test16's kinds), in the high half of
  * each lane, so that sixteen keys' positions come together by one permute of their high halves
- * (high_halves) instead of two shifts and two narrowings: 2.9 -> 2.7 ns a
- * query in L1, 3.7 -> 3.6 in L2, measured on standard filters. */
+ * (high_halves) instead of two shifts and two narrowings: fewer
+ * instructions a position (docs/PERFORMANCE.md, "Moved from comments"). */
 LOOP __m512i lanes_next_high(int kind, lanes8 *p)
 {
     if (kind == POS_BLOCKED)
@@ -359,8 +357,8 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
  * tested without a branch; returns the keys that found them all set.  A
  * position below 2^32 is fetched by one gather of sixteen 32-bit words
  * (word p >> 5, bit p & 31 of the same little-endian array), which costs
- * less than two gathers of eight 64-bit words (measured on Zen 5: 21
- * against 2 x 14.6 cycles). */
+ * less than two gathers of eight 64-bit words (one gather's latency
+ * instead of two: docs/PERFORMANCE.md, "Moved from comments"). */
 LOOP void test_position16(int kind, const void *words32, __m512i pos, __mmask16 lanes, __m512i *all, __mmask16 *counted)
 {
     const __m512i one = _mm512_set1_epi32(1), low5 = _mm512_set1_epi32(31);
@@ -472,8 +470,8 @@ void avx512_partitioned_insert(filter *f, const uint64_t *h1, const uint64_t *h2
 
 /* The all-k queries of the unblocked layouts, from either key source (the
  * inserts take hashed keys only: hashing in probe_insert's loop made it
- * slower, 5.4 -> 7.0 ns a key on a 16 KiB standard filter, since there the
- * scalar stores, not misses, bound the loop). */
+ * slower, since there the scalar stores, not misses, bound the loop:
+ * docs/PERFORMANCE.md, "Moved from comments"). */
 LOOP size_t standard_query(const filter *f, const key_source *s, size_t count, unsigned char *answer)
 {
     return probe_query(POS_STANDARD, 0, f->words, f->m, NULL, f->k, s, count, answer);
@@ -518,11 +516,11 @@ BOTH_SOURCES(partitioned)
  * that the next phase's gathers are sixteen (or eight) live keys wide: an
  * absent key fetches 1 + 2 f + 4 f^3 lines (2.5 at f = 1/2), a present one
  * all k.  The gathers of a phase are independent of each other, so one
- * phase keeps as many misses in flight as the core allows.  Measured at
- * n = 1e7, 10 bits a key (then bench --anchors, now --peers 1e7; 12.5 MB against a
- * 2 MiB L2): absent 20.0 -> 8.3 ns, present 20.2 either way.  In L2 the
- * compaction costs more than the gathers it saves on present keys (4.4 ->
- * 6.1 ns at 1e6), so batch.c keeps probe_query there. */
+ * phase keeps as many misses in flight as the core allows: beyond L2 it
+ * more than halved an absent query and left a present one as it was.  In
+ * L2 the compaction costs more than the gathers it saves on present keys,
+ * so batch.c keeps probe_query there (the timings: docs/PERFORMANCE.md,
+ * "Moved from comments"). */
 
 /* The keys still alive, side by side: key idx[s] has its next value u[s]
  * and its step step[s].  Sixteen entries of slack: a group is loaded whole
