@@ -208,9 +208,24 @@ Test(avx2, large_filters, .timeout = 120)
     check_loops(LAYOUT_STANDARD, (1ULL << 31) + 12345, 7, 4000, "xxh3_128");
 }
 
+/* Every third batch's keys moved out of its `packed` slots (as a library
+ * user's batch points at the user's keys): the loops' other way of
+ * loading them. */
+static unsigned char moved[9][KEY_BATCH][8];
+static void maybe_move(key_batch *b, size_t index)
+{
+    if (index % 3 != 1)
+        return;
+    for (size_t j = 0; j < b->count; j++) {
+        memcpy(moved[index % 9][j], b->ptr[j], 8);
+        b->ptr[j] = moved[index % 9][j];
+    }
+}
+
 /* The split block loops that hash 8-byte keys in their loop (xxh3_64),
- * over runs of 1 to 9 batches of uneven sizes (the ring of SPLIT_RING keys
- * filled, drained, and never full), against the reference. */
+ * over runs of 1 to 9 batches of uneven sizes (full groups of four keys
+ * and tails, a run shorter and longer than the batches between hashing
+ * and setting), packed keys and moved ones, against the reference. */
 Test(avx2, splitblock_keys8_against_reference)
 {
     if (skip())
@@ -234,6 +249,7 @@ Test(avx2, splitblock_keys8_against_reference)
                 if (count > n - i)
                     count = (size_t)(n - i);
                 keyset_fill(e.ks, e.ctx.seed, n, KEY_PRESENT, i, count, &batches[nb]);
+                maybe_move(&batches[nb], nb + run);
                 for (size_t j = 0; j < count; j++)
                     filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j], batches[nb].len[j],
                                       batches[nb].id[j]);
@@ -254,6 +270,7 @@ Test(avx2, splitblock_keys8_against_reference)
                     if (count > n - i)
                         count = (size_t)(n - i);
                     keyset_fill(e.ks, e.ctx.seed, n, (key_side)side, i, count, &batches[nb]);
+                    maybe_move(&batches[nb], nb + run + (size_t)side);
                     for (size_t j = 0; j < count; j++, keys++) {
                         ref[keys] = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j],
                                                      batches[nb].len[j], batches[nb].id[j]);
@@ -275,4 +292,31 @@ Test(avx2, splitblock_keys8_against_reference)
         keyset_close(e.ks);
     }
     free(batches);
+}
+
+/* avx2_batches_keys8: 1 for batches of 8-byte keys whatever their
+ * lengths' slots past the count hold, 0 when any key of any batch is not
+ * 8 bytes (at each place in a batch). */
+Test(avx2, batches_keys8)
+{
+    if (skip())
+        return;
+    enum { NB = 3 };
+    key_batch *b = malloc(NB * sizeof *b);
+    cr_assert_not_null(b);
+    for (size_t count = 0; count <= KEY_BATCH; count++) {
+        for (size_t t = 0; t < NB; t++) {
+            b[t].count = t == 1 ? count : KEY_BATCH;
+            for (size_t j = 0; j < KEY_BATCH; j++)
+                b[t].len[j] = j < b[t].count ? 8 : (uint32_t)(j + 1);
+        }
+        cr_assert_eq(avx2_batches_keys8(b, NB), 1, "count %zu", count);
+        cr_assert_eq(avx2_batches_keys8(b, 0), 1);
+        for (size_t j = 0; j < count; j++) {
+            b[1].len[j] = j % 2 ? 7 : 16;
+            cr_assert_eq(avx2_batches_keys8(b, NB), 0, "count %zu, key %zu", count, j);
+            b[1].len[j] = 8;
+        }
+    }
+    free(b);
 }
