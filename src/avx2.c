@@ -636,6 +636,20 @@ LOOP void split_hash(__m256i bytes, __m256i blocks, __m256i bitflip, const key_b
     }
 }
 
+/* Pass one for a batch of fewer than four keys (a library user's one key):
+ * XXH3 in scalar (the same integers), no vector constants to set up and
+ * nothing to prefetch ahead of. */
+LOOP void split_hash_few(unsigned char *bytes, uint64_t blocks, uint64_t bitflip, const key_batch *keys,
+                         split_stage *s)
+{
+    s->count = keys->count;
+    for (size_t j = 0; j < keys->count; j++) {
+        const uint64_t x = XXH_readLE64(keys->ptr[j]);
+        s->h[j] = XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ bitflip, 8);
+        s->block[j] = bytes + 8 * splitblock_word(s->h[j], blocks);
+    }
+}
+
 /* Pass two for key j: OR its mask into its block, or test it there
  * (returns 1 when all eight bits are set; insert returns 0). */
 LOOP unsigned split_work(__m256i salt, const split_stage *s, size_t j, int insert)
@@ -686,8 +700,12 @@ LOOP size_t splitblock_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, co
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
-    const __m256i b = _mm256_set1_epi64x((long long)blocks), bitflip = _mm256_set1_epi64x((long long)xxh3_8_bitflip(seed));
     split_stage stage[SPLIT_STAGES];
+    if (count == 1 && batches[0].count < 4) { /* a library user's one key: nothing to overlap */
+        split_hash_few((unsigned char *)words, blocks, xxh3_8_bitflip(seed), batches, &stage[0]);
+        return split_apply(salt, &stage[0], answer, insert);
+    }
+    const __m256i b = _mm256_set1_epi64x((long long)blocks), bitflip = _mm256_set1_epi64x((long long)xxh3_8_bitflip(seed));
     size_t yes = 0, done = 0;
     for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
         if (t < count)
@@ -715,15 +733,16 @@ size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_bat
 }
 
 /* 1 when every key of the batches is 8 bytes long: eight lengths a
- * compare, the lanes past a batch's count masked off. */
+ * compare, the lanes past a batch's count masked off (the groups past it
+ * not read). */
 int avx2_batches_keys8(const key_batch *batches, size_t count)
 {
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
     __m256i other = _mm256_setzero_si256();
     for (size_t b = 0; b < count; b++) {
         const __m256i n = _mm256_set1_epi32((int)batches[b].count);
-        for (int j = 0; j < KEY_BATCH; j += 8) {
-            const __m256i live = _mm256_cmpgt_epi32(n, _mm256_add_epi32(index, _mm256_set1_epi32(j)));
+        for (size_t j = 0; j < batches[b].count; j += 8) {
+            const __m256i live = _mm256_cmpgt_epi32(n, _mm256_add_epi32(index, _mm256_set1_epi32((int)j)));
             const __m256i len = _mm256_loadu_si256((const __m256i *)(const void *)&batches[b].len[j]);
             other = _mm256_or_si256(other, _mm256_and_si256(live, _mm256_xor_si256(len, eight)));
         }
