@@ -208,9 +208,24 @@ Test(avx2, large_filters, .timeout = 120)
     check_loops(LAYOUT_STANDARD, (1ULL << 31) + 12345, 7, 4000, "xxh3_128");
 }
 
+/* Every third batch's keys moved out of its `packed` slots (as a library
+ * user's batch points at the user's keys): the loops' other way of
+ * loading them. */
+static unsigned char moved[9][KEY_BATCH][8];
+static void maybe_move(key_batch *b, size_t index)
+{
+    if (index % 3 != 1)
+        return;
+    for (size_t j = 0; j < b->count; j++) {
+        memcpy(moved[index % 9][j], b->ptr[j], 8);
+        b->ptr[j] = moved[index % 9][j];
+    }
+}
+
 /* The split block loops that hash 8-byte keys in their loop (xxh3_64),
- * over runs of 1 to 9 batches of uneven sizes (the ring of SPLIT_RING keys
- * filled, drained, and never full), against the reference. */
+ * over runs of 1 to 9 batches of uneven sizes (full groups of four keys
+ * and tails, a run shorter and longer than the batches between hashing
+ * and setting), packed keys and moved ones, against the reference. */
 Test(avx2, splitblock_keys8_against_reference)
 {
     if (skip())
@@ -234,6 +249,7 @@ Test(avx2, splitblock_keys8_against_reference)
                 if (count > n - i)
                     count = (size_t)(n - i);
                 keyset_fill(e.ks, e.ctx.seed, n, KEY_PRESENT, i, count, &batches[nb]);
+                maybe_move(&batches[nb], nb + run);
                 for (size_t j = 0; j < count; j++)
                     filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j], batches[nb].len[j],
                                       batches[nb].id[j]);
@@ -254,6 +270,7 @@ Test(avx2, splitblock_keys8_against_reference)
                     if (count > n - i)
                         count = (size_t)(n - i);
                     keyset_fill(e.ks, e.ctx.seed, n, (key_side)side, i, count, &batches[nb]);
+                    maybe_move(&batches[nb], nb + run + (size_t)side);
                     for (size_t j = 0; j < count; j++, keys++) {
                         ref[keys] = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, batches[nb].ptr[j],
                                                      batches[nb].len[j], batches[nb].id[j]);
@@ -275,4 +292,74 @@ Test(avx2, splitblock_keys8_against_reference)
         keyset_close(e.ks);
     }
     free(batches);
+}
+
+/* avx2_batches_keys8: 1 for batches of 8-byte keys whatever their
+ * lengths' slots past the count hold, 0 when any key of any batch is not
+ * 8 bytes (at each place in a batch). */
+Test(avx2, batches_keys8)
+{
+    if (skip())
+        return;
+    enum { NB = 3 };
+    key_batch *b = malloc(NB * sizeof *b);
+    cr_assert_not_null(b);
+    for (size_t count = 0; count <= KEY_BATCH; count++) {
+        for (size_t t = 0; t < NB; t++) {
+            b[t].count = t == 1 ? count : KEY_BATCH;
+            for (size_t j = 0; j < KEY_BATCH; j++)
+                b[t].len[j] = j < b[t].count ? 8 : (uint32_t)(j + 1);
+        }
+        cr_assert_eq(avx2_batches_keys8(b, NB), 1, "count %zu", count);
+        cr_assert_eq(avx2_batches_keys8(b, 0), 1);
+        for (size_t j = 0; j < count; j++) {
+            b[1].len[j] = j % 2 ? 7 : 16;
+            cr_assert_eq(avx2_batches_keys8(b, NB), 0, "count %zu, key %zu", count, j);
+            b[1].len[j] = 8;
+        }
+    }
+    free(b);
+}
+
+/* One batch of each size from 1 to KEY_BATCH keys (fewer than four take
+ * the loops' scalar pass), packed and moved, against the reference. */
+Test(avx2, splitblock_keys8_one_batch)
+{
+    if (skip())
+        return;
+    key_batch *b = malloc(sizeof *b);
+    cr_assert_not_null(b);
+    env e;
+    env_open(&e, "xxh3_64", 0x1b1b);
+    filter vec, one;
+    cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, 256 * 1001, 8), 0);
+    cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, 256 * 1001, 8), 0);
+    uint64_t first = 0;
+    for (size_t count = 1; count <= KEY_BATCH; count++, first += count) {
+        keyset_fill(e.ks, e.ctx.seed, 1000, KEY_PRESENT, first, count, b);
+        maybe_move(b, count);
+        for (size_t j = 0; j < count; j++)
+            filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, b->ptr[j], 8, b->id[j]);
+        avx2_splitblock_insert_keys8(&vec, e.ctx.seed, b, 1);
+        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%zu keys: bits differ", count);
+        for (int side = 0; side < 2; side++) {
+            keyset_fill(e.ks, e.ctx.seed, 1000, (key_side)side, side ? first : 0, count, b);
+            maybe_move(b, count + (size_t)side);
+            unsigned char answer[KEY_BATCH + 1];
+            memset(answer, 0xAA, sizeof answer);
+            size_t ref_yes = 0;
+            const size_t yes = avx2_splitblock_query_keys8(&vec, e.ctx.seed, b, 1, answer);
+            for (size_t j = 0; j < count; j++) {
+                const int ref = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, b->ptr[j], 8, b->id[j]);
+                cr_assert_eq(answer[j], ref, "%zu keys, side %d, key %zu", count, side, j);
+                ref_yes += (size_t)ref;
+            }
+            cr_assert_eq(answer[count], 0xAA, "nothing written past the last answer");
+            cr_assert_eq(yes, ref_yes);
+        }
+    }
+    filter_free(&vec);
+    filter_free(&one);
+    keyset_close(e.ks);
+    free(b);
 }

@@ -521,12 +521,46 @@ size_t avx2_splitblock_query(const filter *f, const uint64_t *h1, const uint64_t
     return yes;
 }
 
-/* The same loops taking the 8-byte keys of xxh3_64 themselves, in one
- * pass (Boost.Bloom's bulk path has this shape): each key is hashed
- * (XXH3_len_4to8_64b for len = 8, its seeded constant once a call), its
- * block placed and prefetched, and set or tested SPLIT_RING keys later, so
- * that no array of hashes or blocks is written and read back. */
-#define SPLIT_RING 32
+/* ---- split block, 8-byte keys hashed in the loop (xxh3_64) ------------------- */
+
+/* a c mod 2^64 in every lane: a_lo c_lo + ((a_hi c_lo + a_lo c_hi) << 32),
+ * three vpmuludq (AVX2 has no 64 x 64-bit product). */
+LOOP __m256i mul64_by(__m256i a, uint64_t c)
+{
+    const __m256i lo = _mm256_set1_epi64x((long long)c), hi = _mm256_set1_epi64x((long long)(c >> 32));
+    const __m256i cross = _mm256_add_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), lo), _mm256_mul_epu32(a, hi));
+    return _mm256_add_epi64(_mm256_mul_epu32(a, lo), _mm256_slli_epi64(cross, 32));
+}
+
+LOOP __m256i rotl64(__m256i a, int r)
+{
+    return _mm256_or_si256(_mm256_slli_epi64(a, r), _mm256_srli_epi64(a, 64 - r));
+}
+
+/* A rotation by 24 bits moves whole bytes: one vpshufb (byte i of the
+ * result is byte (i - 3) mod 8 of its lane). */
+LOOP __m256i rotl64_24(__m256i a)
+{
+    const __m256i order = _mm256_setr_epi8(5, 6, 7, 0, 1, 2, 3, 4, 13, 14, 15, 8, 9, 10, 11, 12, 5, 6, 7, 0, 1, 2,
+                                           3, 4, 13, 14, 15, 8, 9, 10, 11, 12);
+    return _mm256_shuffle_epi8(a, order);
+}
+
+/* XXH3_64bits_withSeed of four 8-byte keys x (little-endian words), the
+ * same integers as libxxhash: for len = 8 it is XXH3_len_4to8_64b, i.e.
+ * rrmxmx(((x << 32) | (x >> 32)) ^ bitflip, 8) with bitflip from the seed
+ * (xxh3_8_bitflip).  The halves' swap is one vpshufd; the two 64-bit
+ * products by the rrmxmx constant are mul64_by. */
+#define RRMXMX_PRIME 0x9FB21C651E98DF25ULL
+LOOP __m256i xxh3_8_x4(__m256i x, __m256i bitflip)
+{
+    __m256i h = _mm256_xor_si256(_mm256_shuffle_epi32(x, _MM_SHUFFLE(2, 3, 0, 1)), bitflip);
+    h = _mm256_xor_si256(h, _mm256_xor_si256(rotl64(h, 49), rotl64_24(h)));
+    h = mul64_by(h, RRMXMX_PRIME);
+    h = _mm256_xor_si256(h, _mm256_add_epi64(_mm256_srli_epi64(h, 35), _mm256_set1_epi64x(8)));
+    h = mul64_by(h, RRMXMX_PRIME);
+    return _mm256_xor_si256(h, _mm256_srli_epi64(h, 28));
+}
 
 static uint64_t xxh3_8_bitflip(uint64_t seed)
 {
@@ -534,48 +568,154 @@ static uint64_t xxh3_8_bitflip(uint64_t seed)
     return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
 }
 
+/* 1 when key j of the batch is the j-th 8-byte slot of its `packed` array
+ * for every j (what keyset_fill makes): then four keys are one load.  Four
+ * pointers a compare, those past the count loaded and expected as zero. */
+static int batch_packed(const key_batch *keys)
+{
+    const __m256i slot = _mm256_add_epi64(_mm256_set1_epi64x((long long)(uintptr_t)keys->packed[0]),
+                                          _mm256_setr_epi64x(0, 8, 16, 24));
+    __m256i differ = _mm256_setzero_si256();
+    for (size_t j = 0; j < keys->count; j += 4) {
+        const __m256i live = lanes4(keys->count - j);
+        const __m256i ptr = _mm256_maskload_epi64((const long long *)(const void *)&keys->ptr[j], live);
+        const __m256i want = _mm256_and_si256(live, _mm256_add_epi64(slot, _mm256_set1_epi64x((long long)(8 * j))));
+        differ = _mm256_or_si256(differ, _mm256_xor_si256(ptr, want));
+    }
+    return _mm256_testz_si256(differ, differ);
+}
+
+/* Keys j .. j+3 of the batch as little-endian words, zero past the last
+ * (a zero lane hashes to some block inside the filter: prefetched, never
+ * set or tested). */
+LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
+{
+    const size_t left = keys->count - j;
+    if (packed && left >= 4)
+        return _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j]);
+    if (packed)
+        return _mm256_maskload_epi64((const long long *)(const void *)keys->packed[j], lanes4(left));
+    uint64_t x[4] = {0, 0, 0, 0};
+    for (size_t l = 0; l < 4 && l < left; l++)
+        x[l] = XXH_readLE64(keys->ptr[j + l]);
+    return _mm256_loadu_si256((const __m256i *)(const void *)x);
+}
+
+/* One batch between its two passes: each key's hash (its low 32 bits make
+ * the mask) and its block's address. */
+typedef struct {
+    uint64_t h[KEY_BATCH];
+    unsigned char *block[KEY_BATCH];
+    size_t count;
+} split_stage;
+
+LOOP void split_prefetch(const unsigned char *p, int rw)
+{
+    if (rw)
+        __builtin_prefetch(p, 1, 3);
+    else
+        __builtin_prefetch(p, 0, 3);
+}
+
+/* Pass one: hash the batch four keys a step, place every key's block,
+ * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
+ * (the array's plus 32 bytes a block, in vector), and prefetch it. */
+LOOP void split_hash(__m256i bytes, __m256i blocks, __m256i bitflip, const key_batch *keys, split_stage *s, int rw)
+{
+    const int packed = batch_packed(keys);
+    s->count = keys->count;
+    for (size_t j = 0; j < keys->count; j += 4) {
+        const __m256i h = xxh3_8_x4(batch_keys4(keys, j, packed), bitflip);
+        const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
+        _mm256_storeu_si256((__m256i *)(void *)&s->h[j], h);
+        _mm256_storeu_si256((__m256i *)(void *)&s->block[j], _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
+        split_prefetch(s->block[j], rw);
+        split_prefetch(s->block[j + 1], rw);
+        split_prefetch(s->block[j + 2], rw);
+        split_prefetch(s->block[j + 3], rw);
+    }
+}
+
+/* Pass one for a batch of fewer than four keys (a library user's one key):
+ * XXH3 in scalar (the same integers), no vector constants to set up and
+ * nothing to prefetch ahead of. */
+LOOP void split_hash_few(unsigned char *bytes, uint64_t blocks, uint64_t bitflip, const key_batch *keys,
+                         split_stage *s)
+{
+    s->count = keys->count;
+    for (size_t j = 0; j < keys->count; j++) {
+        const uint64_t x = XXH_readLE64(keys->ptr[j]);
+        s->h[j] = XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ bitflip, 8);
+        s->block[j] = bytes + 8 * splitblock_word(s->h[j], blocks);
+    }
+}
+
+/* Pass two for key j: OR its mask into its block, or test it there
+ * (returns 1 when all eight bits are set; insert returns 0). */
+LOOP unsigned split_work(__m256i salt, const split_stage *s, size_t j, int insert)
+{
+    __m256i *block = (__m256i *)(void *)s->block[j];
+    const __m256i mask = splitblock_mask(s->h[j], salt);
+    if (insert) {
+        _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), mask));
+        return 0;
+    }
+    return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
+}
+
+/* Pass two over a whole batch, four keys a step (answers from answer[0]). */
+LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *answer, int insert)
+{
+    unsigned yes = 0;
+    size_t j = 0;
+#define SPLIT_ONE(t)                                                                                         \
+    do {                                                                                                     \
+        const unsigned all = split_work(salt, s, (t), insert);                                               \
+        yes += all;                                                                                          \
+        if (answer != NULL)                                                                                  \
+            answer[t] = (unsigned char)all;                                                                  \
+    } while (0)
+    for (; j + 4 <= s->count; j += 4) {
+        SPLIT_ONE(j);
+        SPLIT_ONE(j + 1);
+        SPLIT_ONE(j + 2);
+        SPLIT_ONE(j + 3);
+    }
+    for (; j < s->count; j++)
+        SPLIT_ONE(j);
+#undef SPLIT_ONE
+    return yes;
+}
+
+/* Batches between a batch's hashing (and prefetch) and its set or test:
+ * SPLIT_BEHIND KEY_BATCH keys' work hides a block's memory latency
+ * (Boost.Bloom's bulk path keeps 64 one-line blocks in flight). */
+#define SPLIT_BEHIND 2
+#define SPLIT_STAGES (SPLIT_BEHIND + 1)
+
+/* Batch b hashed and prefetched, then batch b - SPLIT_BEHIND set or tested:
+ * no per-key bookkeeping, each pass a plain loop over a batch. */
 LOOP size_t splitblock_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches, size_t count,
                              unsigned char *answer, int insert)
 {
+    const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
-    const uint64_t bitflip = xxh3_8_bitflip(seed);
-    uint64_t ring_word[SPLIT_RING];
-    uint32_t ring_h32[SPLIT_RING];
-    size_t in = 0, out = 0, yes = 0;
-#define SPLIT_WORK(i)                                                                                        \
-    do {                                                                                                     \
-        __m256i *block = (__m256i *)(void *)&words[ring_word[(i) % SPLIT_RING]];                             \
-        const __m256i mask = splitblock_mask(ring_h32[(i) % SPLIT_RING], salt);                              \
-        if (insert)                                                                                          \
-            _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), mask));                      \
-        else {                                                                                               \
-            const int all = _mm256_testc_si256(_mm256_load_si256(block), mask);                              \
-            yes += (size_t)all;                                                                              \
-            if (answer != NULL)                                                                              \
-                answer[i] = (unsigned char)all;                                                              \
-        }                                                                                                    \
-    } while (0)
-    for (size_t b = 0; b < count; b++) {
-        const key_batch *keys = &batches[b];
-        for (size_t j = 0; j < keys->count; j++, in++) {
-            const uint64_t x = XXH_readLE64(keys->ptr[j]);
-            const uint64_t h = XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ bitflip, 8);
-            const uint64_t w = splitblock_word(h, blocks);
-            if (insert)
-                __builtin_prefetch(&words[w], 1, 3);
-            else
-                __builtin_prefetch(&words[w], 0, 3);
-            if (in - out == SPLIT_RING) {
-                SPLIT_WORK(out);
-                out++;
-            }
-            ring_word[in % SPLIT_RING] = w;
-            ring_h32[in % SPLIT_RING] = (uint32_t)h;
+    split_stage stage[SPLIT_STAGES];
+    if (count == 1 && batches[0].count < 4) { /* a library user's one key: nothing to overlap */
+        split_hash_few((unsigned char *)words, blocks, xxh3_8_bitflip(seed), batches, &stage[0]);
+        return split_apply(salt, &stage[0], answer, insert);
+    }
+    const __m256i b = _mm256_set1_epi64x((long long)blocks), bitflip = _mm256_set1_epi64x((long long)xxh3_8_bitflip(seed));
+    size_t yes = 0, done = 0;
+    for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
+        if (t < count)
+            split_hash(bytes, b, bitflip, &batches[t], &stage[t % SPLIT_STAGES], insert);
+        if (t >= SPLIT_BEHIND) {
+            const split_stage *s = &stage[(t - SPLIT_BEHIND) % SPLIT_STAGES];
+            yes += split_apply(salt, s, answer != NULL ? answer + done : NULL, insert);
+            done += s->count;
         }
     }
-    for (; out < in; out++)
-        SPLIT_WORK(out);
-#undef SPLIT_WORK
     return yes;
 }
 
@@ -587,7 +727,27 @@ void avx2_splitblock_insert_keys8(filter *f, uint64_t seed, const key_batch *bat
 size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                                    unsigned char *answer)
 {
+    if (answer == NULL) /* the loop stamped without the answers' stores */
+        return splitblock_keys8(f->words, f->blocks, seed, batches, count, NULL, 0);
     return splitblock_keys8(f->words, f->blocks, seed, batches, count, answer, 0);
+}
+
+/* 1 when every key of the batches is 8 bytes long: eight lengths a
+ * compare, the lanes past a batch's count masked off (the groups past it
+ * not read). */
+int avx2_batches_keys8(const key_batch *batches, size_t count)
+{
+    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
+    __m256i other = _mm256_setzero_si256();
+    for (size_t b = 0; b < count; b++) {
+        const __m256i n = _mm256_set1_epi32((int)batches[b].count);
+        for (size_t j = 0; j < batches[b].count; j += 8) {
+            const __m256i live = _mm256_cmpgt_epi32(n, _mm256_add_epi32(index, _mm256_set1_epi32((int)j)));
+            const __m256i len = _mm256_loadu_si256((const __m256i *)(const void *)&batches[b].len[j]);
+            other = _mm256_or_si256(other, _mm256_and_si256(live, _mm256_xor_si256(len, eight)));
+        }
+    }
+    return _mm256_testz_si256(other, other);
 }
 
 #endif /* BLOOMLAB_X86 */

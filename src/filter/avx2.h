@@ -11,6 +11,7 @@
  *                           and one vpsllvd from uint32(h1), the block one
  *                           load and one vptest (query) or vpor (insert);
  *                           blocks prefetched a run of keys ahead;
+ *                           8-byte keys' xxh3_64 four keys a step;
  *   standard + double       u_i = h1 + i h2 in four 64-bit lanes, pos =
  *                           floor(u_i m / 2^64) by two vpmuludq (m < 2^32);
  *                           queries fetch eight keys' position i by one
@@ -76,11 +77,14 @@ avx2_insert_fn avx2_blocked512_multiply_insert, avx2_register64_multiply_insert;
 avx2_query_fn avx2_blocked512_multiply_query, avx2_register64_multiply_query;
 
 /* The split block loops for xxh3_64 on 8-byte keys, hashing them in the
- * loop: batches [0, count), every key 8 bytes long (the caller checks),
- * fewer than 2^32 blocks; the same bits and answers as the loops above on
- * the keys' h1.  answer[t] for the t-th key of all the batches. */
+ * loop, four keys a step in vector: batches [0, count), every key 8 bytes
+ * long (the caller checks: avx2_batches_keys8), fewer than 2^32 blocks;
+ * the same bits and answers as the loops above on the keys' h1.
+ * answer[t] for the t-th key of all the batches. */
 void avx2_splitblock_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count);
 size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                                    unsigned char *answer);
+/* 1 when every key of the batches [0, count) is 8 bytes long. */
+int avx2_batches_keys8(const key_batch *batches, size_t count);
 
 #endif

@@ -353,12 +353,9 @@ VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
  * (avx2.h); any other key or hash through the runs above. */
 static int xxh3_8_byte_keys(const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
-    if (batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
-        return 0;
-    for (size_t b = 0; b < count; b++)
-        if (!batch_all_8_bytes(&batches[b]))
-            return 0;
-    return 1;
+    /* one batch (a library user's key): the scalar check costs less than the vector one's setup */
+    return batch_hasher_for(ctx->hash) == batch_hash_xxh3_64 &&
+           (count == 1 ? batch_all_8_bytes(batches) : avx2_batches_keys8(batches, count));
 }
 static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
 {
