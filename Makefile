@@ -276,8 +276,11 @@ PLOT_EXTRA_seed64 := results/seed64_words.csv
 plots/seed64.png: $(PLOT_EXTRA_seed64)
 PLOT_EXTRA_parquet_sizing := $(wildcard results/full/parquet_sizing.csv)
 plots/parquet_sizing.png: $(PLOT_EXTRA_parquet_sizing)
+# The figures that load plots/columns.gpi (their awk reads the CSV's columns
+# by name): it is one of what they are drawn from.
+PLOTS_BY_NAME := $(shell grep -l '^load "columns.gpi"' plots/*.gp)
 # What figure NAME is drawn from.
-plot_inputs = plots/$(1).gp results/$(1).csv $(PLOT_EXTRA_$(1))
+plot_inputs = plots/$(1).gp $(if $(filter plots/$(1).gp,$(PLOTS_BY_NAME)),plots/columns.gpi) results/$(1).csv $(PLOT_EXTRA_$(1))
 
 $(STALE)/results/%.csv: experiments/%.ini bin/bloomlab FORCE
 	+@sh scripts/stale.sh $@ results/$*.csv ./bin/bloomlab run $< --scale $(SCALE) --inputs

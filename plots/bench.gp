@@ -13,8 +13,11 @@ set datafile separator comma
 set terminal pngcairo size 1500,1000 font ",11"
 set output "bench.png"
 layouts = "standard counting partitioned blocked512 register64 splitblock"
-rows(sec, l, keys) = sprintf("< awk -F, '$1==\"%s\" && $2==\"%s\" && $5==\"%s\"' %s", sec, l, keys, csv)
-ceil = sprintf("< awk -F, '$1==\"ceiling\"' %s", csv)
+load "columns.gpi"
+# bytes,y (column y) of the filter section's rows of layout l on key set keys
+rows(l, keys, y) = "< " . by_name(sprintf("col(\"section\") == \"filter\" && col(\"filter\") == \"%s\" && col(\"keys\") == \"%s\" {print col(\"bytes\") \",\" col(\"%s\")}", l, keys, y), csv)
+# bytes,y of the ceiling rows
+ceiling(y) = "< " . by_name(sprintf("col(\"section\") == \"ceiling\" {print col(\"bytes\") \",\" col(\"%s\")}", y), csv)
 set logscale x 2
 set format x "%.0b%B"
 set xlabel "filter size (bytes)"
@@ -28,20 +31,20 @@ do for [pass = 1:2] {
   set multiplot layout 2,2 title "bloomlab bench: xxh3\\_64 + each layout's default scheme (multiply on blocked512, register64), 10 bits/key, k = 7, one core"
   set logscale y
   set ylabel "ns per absent query"
-  plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:14 w lp lc i t word(layouts, i), \
-       for [i = 1:6] rows("filter", word(layouts, i), "urls") u 6:14 w l dt 2 lc i notitle, \
-       ceil u 6:21 w lp lw 2 lc rgb "black" t "ceiling: independent read", \
-       ceil u 6:20 w lp lw 2 dt 3 lc rgb "black" t "dependent read"
+  plot for [i = 1:6] rows(word(layouts, i), "random64", "ns_absent") u 1:2 w lp lc i t word(layouts, i), \
+       for [i = 1:6] rows(word(layouts, i), "urls", "ns_absent") u 1:2 w l dt 2 lc i notitle, \
+       ceiling("ns_independent") u 1:2 w lp lw 2 lc rgb "black" t "ceiling: independent read", \
+       ceiling("ns_dependent") u 1:2 w lp lw 2 dt 3 lc rgb "black" t "dependent read"
   set ylabel "ns per insert"
-  plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:13 w lp lc i t word(layouts, i), \
-       ceil u 6:($27 * 7) w lp lw 2 lc rgb "black" t "ceiling: 7 random bit sets", \
-       ceil u 6:27 w lp lw 2 dt 3 lc rgb "black" t "1 random bit set"
+  plot for [i = 1:6] rows(word(layouts, i), "random64", "ns_insert") u 1:2 w lp lc i t word(layouts, i), \
+       ceiling("ns_update") u 1:($2 * 7) w lp lw 2 lc rgb "black" t "ceiling: 7 random bit sets", \
+       ceiling("ns_update") u 1:2 w lp lw 2 dt 3 lc rgb "black" t "1 random bit set"
   set ylabel "ns per present query"
-  plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:15 w lp lc i t word(layouts, i)
+  plot for [i = 1:6] rows(word(layouts, i), "random64", "ns_present") u 1:2 w lp lc i t word(layouts, i)
   unset logscale y
   set ylabel "fraction of the independent-read ceiling (absent query)"
   set yrange [0:*]
-  plot for [i = 1:6] rows("filter", word(layouts, i), "random64") u 6:24 w lp lc i t word(layouts, i)
+  plot for [i = 1:6] rows(word(layouts, i), "random64", "fraction_absent") u 1:2 w lp lc i t word(layouts, i)
   unset yrange
   unset multiplot
 }

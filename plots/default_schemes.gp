@@ -2,11 +2,12 @@
 # 8-byte keys, its own best k): measured FPR over the layout's exact formula
 # against bits per item, bars +- 5 SE (the model's fpr_se); dashed: the
 # blocked layouts with double hashing inside the block, which the multiply
-# scheme replaced as their default.  Columns are found by name.
+# scheme replaced as their default.  Columns are read by name (columns.gpi).
 # Run from plots/: gnuplot default_schemes.gp
 csv = '../results/default_schemes.csv'
+load "columns.gpi"
 # print bits_per_item, fpr / fpr_exact, 5 se / fpr_exact for one (filter, scheme)
-rows(f, s) = sprintf("< awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next} $c[\"filter\"] == \"%s\" && $c[\"scheme\"] == \"%s\" {e = $c[\"fpr_exact\"]; print $c[\"bits_per_item\"], $c[\"fpr\"] / e, 5 * $c[\"fpr_se\"] / e}' %s | sort -g", f, s, csv)
+rows(f, s) = "< " . by_name(sprintf("col(\"filter\") == \"%s\" && col(\"scheme\") == \"%s\" {e = col(\"fpr_exact\"); print col(\"bits_per_item\"), col(\"fpr\") / e, 5 * col(\"fpr_se\") / e}", f, s), csv) . " | sort -g"
 layouts = "standard counting partitioned blocked512 register64 splitblock"
 schemes = "double double double multiply multiply double"
 colours = "black #888888 #1a8a3a #1f4fbf #cc0000 #ee7700"

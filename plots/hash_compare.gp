@@ -9,8 +9,9 @@ hashes = "fnv1a32 fnv1a64 xxh32 xxh64 xxh3_64 xxh3_128 murmur3_32 murmur3_128 cr
 schemes = "independent double enhanced course"
 keysets = "random64 seq64 urls words"
 xmin = 0.03
+load "columns.gpi"
 # awk: keys, y, ratio, lo, hi, flagged, pow2, scheme index
-rows(k) = sprintf("< awk -F, -v want=%s -v xmin=%g 'BEGIN{split(\"%s\",H,\" \");for(i in H)h[H[i]]=i;split(\"%s\",S,\" \");for(i in S)s[S[i]]=i} /^#/||/^experiment/{next} $5==want{e=$18;r=$13/e;lo=$14/e;hi=$15/e;se=$16;if(se>0)z=($13-e)/se;else z=($13-e)/sqrt(e*(1-e)/($10*$11));f=(z>5||z<-5)?1:0;y=($4==\"ideal\")?0:-(h[$3]-1)*5-s[$4];if($6!=65536)y-=0.4;if(r<xmin)r=xmin;if(lo<xmin)lo=xmin;if(hi<xmin)hi=xmin;print want,y,r,lo,hi,f,($6==65536),s[$4]}' %s", k, xmin, hashes, schemes, csv)
+rows(k) = "< " . by_name(sprintf("BEGIN{want=\"%s\";xmin=%g;split(\"%s\",H,\" \");for(i in H)h[H[i]]=i;split(\"%s\",S,\" \");for(i in S)s[S[i]]=i} col(\"keys\")==want{e=col(\"fpr_exact\");fpr=col(\"fpr\");r=fpr/e;lo=col(\"fpr_lo\")/e;hi=col(\"fpr_hi\")/e;se=col(\"fpr_se\");if(se>0)z=(fpr-e)/se;else z=(fpr-e)/sqrt(e*(1-e)/(col(\"trials\")*col(\"queries\")));f=(z>5||z<-5)?1:0;sc=col(\"scheme\");pow2=(col(\"m\")==65536);y=(sc==\"ideal\")?0:-(h[col(\"hash\")]-1)*5-s[sc];if(!pow2)y-=0.4;if(r<xmin)r=xmin;if(lo<xmin)lo=xmin;if(hi<xmin)hi=xmin;print want,y,r,lo,hi,f,pow2,s[sc]}", k, xmin, hashes, schemes), csv)
 
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1800,1500 font "Sans,10" noenhanced; set output 'hash_compare.png' }

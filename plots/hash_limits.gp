@@ -2,7 +2,9 @@
 # 32-bit hashes (double and independent) against 64- and 128-bit hashes and
 # the ideal oracle.  Bars: +-1.96 se.  Run from plots/: gnuplot hash_limits.gp
 csv = '../results/hash_limits.csv'
-series(h, s) = sprintf("< awk -F, '!/^#/ && $3==\"%s\" && $4==\"%s\" {print log($6)/log(2), $13/$18, 1.96*$16/$18}' %s", h, s, csv)
+load "columns.gpi"
+# print log2 m, fpr / fpr_exact, 1.96 se / fpr_exact for one (hash, scheme)
+series(h, s) = "< " . by_name(sprintf("col(\"hash\") == \"%s\" && col(\"scheme\") == \"%s\" {print log(col(\"m\"))/log(2), col(\"fpr\")/col(\"fpr_exact\"), 1.96*col(\"fpr_se\")/col(\"fpr_exact\")}", h, s), csv)
 names = "ideal:ideal xxh32:double murmur3_32:double xxh3_64:double xxh64:double xxh3_128:double murmur3_128:double xxh32:independent xxh3_64:independent"
 colours = "black #cc0000 #ee7700 #1f4fbf #3a8fd9 #1a8a3a #66bb44 #cc0000 #1f4fbf"
 dash(i) = i >= 8 ? 2 : 1

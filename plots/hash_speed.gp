@@ -4,7 +4,9 @@
 # -- which the sweep's ns columns include.  Left: 8-byte keys (random64);
 # right: URLs (about 30..120 bytes).  Run from plots/: gnuplot hash_speed.gp
 csv = '../results/hash_speed.csv'
-fit(keys) = sprintf("< awk -F, '!/^#/ && $5==\"%s\" {h=$3; if(!(h in c)) order[++nh]=h; c[h]++; sx[h]+=$8; sy[h]+=$23; sxx[h]+=$8*$8; sxy[h]+=$8*$23} END{for(i=1;i<=nh;i++){h=order[i]; b=(c[h]*sxy[h]-sx[h]*sy[h])/(c[h]*sxx[h]-sx[h]*sx[h]); a=(sy[h]-b*sx[h])/c[h]; print h, b, a}}' %s", keys, csv)
+load "columns.gpi"
+# per hash, in the CSV's order: the least-squares line of ns_insert over k; print hash, slope, intercept
+fit(keys) = "< " . by_name(sprintf("col(\"keys\") == \"%s\" {h=col(\"hash\"); k=col(\"k\"); ns=col(\"ns_insert\"); if(!(h in c)) order[++nh]=h; c[h]++; sx[h]+=k; sy[h]+=ns; sxx[h]+=k*k; sxy[h]+=k*ns} END{for(i=1;i<=nh;i++){h=order[i]; b=(c[h]*sxy[h]-sx[h]*sy[h])/(c[h]*sxx[h]-sx[h]*sx[h]); a=(sy[h]-b*sx[h])/c[h]; print h, b, a}}", keys), csv)
 
 do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1300,560 font "Sans,11" noenhanced; set output 'hash_speed.png' }

@@ -4,12 +4,13 @@
 # filter (the [speed] grids, each scheme; ns include making the key).
 # Run from plots/: gnuplot layouts.gp
 csv = '../results/layouts.csv'
-# best k per (filter, bits per item): the k of least measured fpr
-best(f) = sprintf("< awk -F, '!/^#/ && $4==\"ideal\" && $2==\"%s\" {b=int($9+0.5); key=b; if(!(key in fpr) || $13<fpr[key]){fpr[key]=$13; row[key]=b\" \"$8\" \"$13\" \"$16\" \"$18\" \"$19}} END{for(key in row) print row[key]}' %s | sort -n", f, csv)
+load "columns.gpi"
+# best k per (filter, bits per item): the k of least measured fpr; print
+# bits per item, k, fpr, fpr_se, fpr_exact, fill
+best(f) = "< " . by_name(sprintf("col(\"scheme\")==\"ideal\" && col(\"filter\")==\"%s\" {b=int(col(\"bits_per_item\")+0.5); key=b; x=col(\"fpr\"); if(!(key in fpr) || x<fpr[key]){fpr[key]=x; row[key]=b\" \"col(\"k\")\" \"x\" \"col(\"fpr_se\")\" \"col(\"fpr_exact\")\" \"col(\"fill\")}} END{for(key in row) print row[key]}", f), csv) . " | sort -n"
 # ns per query of each layout (rows) under each scheme (columns: double,
-# independent, multiply; "-" where the layout does not take the scheme),
-# columns found by name
-speed = sprintf("< awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next} $c[\"scheme\"] != \"ideal\" {f = $c[\"filter\"]; if (!(f in seen)) {seen[f] = 1; order[++n] = f} ns[f, $c[\"scheme\"]] = $c[\"ns_query\"]} END {for (j = 1; j <= n; j++) {f = order[j]; printf \"%%s\", f; split(\"double independent multiply\", s, \" \"); for (t = 1; t <= 3; t++) printf \" %%s\", ((f, s[t]) in ns) ? ns[f, s[t]] : \"-\"; print \"\"}}' %s", csv)
+# independent, multiply; "-" where the layout does not take the scheme)
+speed = "< " . by_name("col(\"scheme\") != \"ideal\" {f = col(\"filter\"); if (!(f in seen)) {seen[f] = 1; order[++n] = f} ns[f, col(\"scheme\")] = col(\"ns_query\")} END {for (j = 1; j <= n; j++) {f = order[j]; printf \"%s\", f; split(\"double independent multiply\", s, \" \"); for (t = 1; t <= 3; t++) printf \" %s\", ((f, s[t]) in ns) ? ns[f, s[t]] : \"-\"; print \"\"}}", csv)
 layouts = "standard counting partitioned blocked512 register64 splitblock"
 colours = "black #888888 #1a8a3a #1f4fbf #cc0000 #ee7700"
 

@@ -8,9 +8,13 @@
 # Run from plots/: gnuplot parquet_sizing.gp
 # The full scale (n to 1e7) when results/full/ holds it, else the quick one.
 csv = system("f=../results/full/parquet_sizing.csv; [ -f $f ] || f=../results/parquet_sizing.csv; printf %s $f")
-# columns: 4 scheme, 7 n, 10 trials, 11 queries, 13 fpr, 18 fpr_exact, 36 sizing, 37 p_target, 38 fpr_filter_var
-rule(r, p) = sprintf("< awk -F, '!/^#/ && $4==\"parquet\" && $36==\"%s\" && $37+0==%s {print $7, $13/$37, $18/$37}' %s | sort -g", r, p, csv)
-band(p) = sprintf("< awk -F, '!/^#/ && $4==\"parquet\" && $36==\"bloomlab\" && $37+0==%s {se=sqrt(($37*(1-$37)/$11 + $38)/$10)/$37; lo=1-5*se; if (lo<0.01) lo=0.01; print $7, lo, 1+5*se}' %s | sort -g", p, csv)
+load "columns.gpi"
+# the rows of one sizing rule at one p (scheme parquet)
+at(r, p) = sprintf("col(\"scheme\") == \"parquet\" && col(\"sizing\") == \"%s\" && col(\"p_target\")+0 == %s", r, p)
+# print n, fpr / p, fpr_exact / p
+rule(r, p) = "< " . by_name(at(r, p) . " {p=col(\"p_target\"); print col(\"n\"), col(\"fpr\")/p, col(\"fpr_exact\")/p}", csv) . " | sort -g"
+# print n, 1 - 5 se (at least 0.01), 1 + 5 se, from the bloomlab rule's rows
+band(p) = "< " . by_name(at("bloomlab", p) . " {p=col(\"p_target\"); se=sqrt((p*(1-p)/col(\"queries\") + col(\"fpr_filter_var\"))/col(\"trials\"))/p; lo=1-5*se; if (lo<0.01) lo=0.01; print col(\"n\"), lo, 1+5*se}", csv) . " | sort -g"
 rules = "parquet-classic parquet-classic-nopow2 arrow-rs arrow-rs-nopow2 bloomlab bloomlab-pow2"
 colours = "#cc0000 #ff9090 #1f4fbf #8fb0ff #1a8a3a #88cc88"
 points = "7 6 5 4 9 8"

@@ -15,8 +15,13 @@ set xlabel "n (keys)"
 set ylabel "ns per op"
 set key top left font ",8"
 set grid
-series(p, o) = system(sprintf("grep -v '^#' %s | awk -F, '$11==\"%s\" && $6==\"%s\" {print $12}' | sort -u | tr '\\n' ' '", csv, p, o))
-rows(p, o, s) = sprintf("< grep -v '^#' %s | awk -F, '$11==\"%s\" && $6==\"%s\" && $12==\"%s\" {print $5, $7}' | sort -g", csv, p, o, s)
+load "columns.gpi"
+# the rows of panel p for operation o
+in_panel(p, o) = sprintf("col(\"panel\") == \"%s\" && col(\"operation\") == \"%s\"", p, o)
+# the series drawn there, space-separated
+series(p, o) = system(by_name(in_panel(p, o) . " {print col(\"series\")}", csv) . " | sort -u | tr '\\n' ' '")
+# print n, ns of series s there
+rows(p, o, s) = "< " . by_name(in_panel(p, o) . sprintf(" && col(\"series\") == \"%s\" {print col(\"n\"), col(\"ns\")}", s), csv) . " | sort -g"
 do for [p in "standard splitblock"] {
   do for [o in "insert absent present"] {
     set title sprintf("%s: %s", p, o)

@@ -3,7 +3,9 @@
 # independent hashes and the ideal oracle, one panel per load.
 # Bars: +-1.96 se.  Run from plots/: gnuplot small_m.gp
 csv = '../results/small_m.csv'
-series(h, s, bpi) = sprintf("< awk -F, '!/^#/ && $3==\"%s\" && $4==\"%s\" && $6==%d*$7 {print log($6)/log(2), $13/$18, 1.96*$16/$18}' %s", h, s, bpi, csv)
+load "columns.gpi"
+# print log2 m, fpr / fpr_exact, 1.96 se / fpr_exact for one (hash, scheme, load)
+series(h, s, bpi) = "< " . by_name(sprintf("col(\"hash\") == \"%s\" && col(\"scheme\") == \"%s\" && col(\"m\") == %d * col(\"n\") {print log(col(\"m\"))/log(2), col(\"fpr\")/col(\"fpr_exact\"), 1.96*col(\"fpr_se\")/col(\"fpr_exact\")}", h, s, bpi), csv)
 names = "ideal:ideal fnv1a32:course xxh3_64:course fnv1a32:double xxh3_64:double fnv1a32:independent xxh3_64:independent"
 colours = "black #cc0000 #ee7700 #1f4fbf #3a8fd9 #1a8a3a #66bb44"
 hash_of(w) = substr(w, 1, strstrt(w, ":") - 1)

@@ -38,11 +38,14 @@ def main():
     out_path = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
     old, new = figures(directory, "old", rounds), figures(directory, "new", rounds)
     rows = []
-    for k in sorted(set(old) & set(new), key=lambda k: (k[0][1], k[0][4], int(k[0][5]), k[1])):
+    for k in set(old) & set(new):
         o, n = old[k], new[k]
-        rows.append({"filter": k[0][1], "scheme": k[0][3], "keys": k[0][4], "bytes": k[0][5], "op": k[1],
+        named = dict(zip(KEY, k[0]))  # the key's values by their column names
+        rows.append({"filter": named["filter"], "scheme": named["scheme"], "keys": named["keys"],
+                     "bytes": named["bytes"], "op": k[1],
                      "old_ns": min(o), "new_ns": min(n), "ratio": min(n) / min(o),
                      "old_spread": max(o) / min(o) - 1, "new_spread": max(n) / min(n) - 1})
+    rows.sort(key=lambda r: (r["filter"], r["keys"], int(r["bytes"]), r["op"]))
     if not rows:
         print("bench-compare: no figure measured by both binaries", file=sys.stderr)
         sys.exit(1)

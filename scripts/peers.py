@@ -20,12 +20,18 @@ def add(key, ns):
     figures.setdefault(key, []).append(float(ns))
 
 
+# scripts/bench-peers.sh puts round,source,isa before each line of the raw
+# file (isa: bloomlab's vector level, or the -march the peers' driver was
+# built for).  The kit's driver prints no header: its columns are named
+# here, as its README gives them, so that what follows reads every field by
+# name (bloomlab's by its own header).
+DRIVER = ("system", "layout", "n", "bits_per_key", "k", "fpr", "insert_ns", "absent_ns", "present_ns")
+
 for row in csv.reader(open(raw)):
     if not row:
         continue
-    source = row[1]
+    _round, source, isa = row[:3]
     if source == "bloomlab":
-        isa = row[2]
         r = dict(zip(header, row[3:]))
         if r["section"] != "peers":
             continue
@@ -38,10 +44,10 @@ for row in csv.reader(open(raw)):
         add(("floor", "-", r["filter"], bpk, n, "absent"), lines_a * float(r["ns_independent"]))
         add(("floor", "-", r["filter"], bpk, n, "present"), lines_p * float(r["ns_independent"]))
     elif source == "peers":
-        build = row[2]
-        system, layout, n, bpk = row[3], row[4], int(float(row[5])), "%.2f" % float(row[6])
-        for op, ns in zip(("insert", "absent", "present"), row[9:12]):
-            add((system, build, layout, bpk, n, op), ns)
+        r = dict(zip(DRIVER, row[3:]))
+        bpk, n = "%.2f" % float(r["bits_per_key"]), int(float(r["n"]))
+        for op in ("insert", "absent", "present"):
+            add((r["system"], isa, r["layout"], bpk, n, op), r[op + "_ns"])
 
 # What the figure draws: the standard layout at 10 bits per key, the split
 # block layout at 10.67 (the peers' own default); the best peers in each.

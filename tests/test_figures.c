@@ -5,7 +5,8 @@
  * quick-scale results and on an empty directory, and check what a reader
  * relies on: a summary line, no row that says "differs" without saying
  * why, every inline figure present as PNG and SVG, and a missing CSV shown
- * as "not measured" rather than a crash. */
+ * as "not measured" rather than a crash.  And a figure script reads its
+ * CSV's columns by name: the same figure from the columns reversed. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,42 @@ Test(figures, missing_results_are_not_a_crash, .timeout = 60)
     free(md);
     rmdir(dir);
     free(dir);
+}
+
+/* A figure reads its CSV's columns by name (plots/columns.gpi): layouts.gp
+ * drawn from results/layouts.csv and from a copy with the columns in
+ * reverse order gives the same PNG and SVG bytes, and gnuplot says nothing
+ * (an unknown column, or a series left without points, would be a message). */
+Test(figures, a_figure_reads_the_columns_by_name, .timeout = 60)
+{
+    if (!file_exists("results/layouts.csv"))
+        cr_skip_test("results/ has not been generated (run make)");
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        cr_skip_test("gnuplot absent");
+    char *dir = temp_dir();
+    char cmd[2000], path[700];
+    /* two trees as the script expects them: plots/ beside results/ */
+    snprintf(cmd, sizeof cmd,
+             "for t in as_is reversed; do mkdir -p %s/$t/plots %s/$t/results && "
+             "cp plots/layouts.gp plots/columns.gpi %s/$t/plots/ || exit 1; done && "
+             "cp results/layouts.csv %s/as_is/results/",
+             dir, dir, dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(path, sizeof path, "%s/reversed/results/layouts.csv", dir);
+    reverse_columns("results/layouts.csv", path);
+    snprintf(cmd, sizeof cmd, "for t in as_is reversed; do (cd %s/$t/plots && gnuplot layouts.gp) || exit 1; done 2> %s/said",
+             dir, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    snprintf(path, sizeof path, "%s/said", dir);
+    char *said = slurp(path);
+    cr_assert(said != NULL && said[0] == '\0', "gnuplot said: %s", said ? said : "(nothing written)");
+    free(said);
+    for (int i = 0; i < 2; i++) {
+        const char *ext = i == 0 ? "png" : "svg";
+        snprintf(cmd, sizeof cmd, "cmp -s %s/as_is/plots/layouts.%s %s/reversed/plots/layouts.%s", dir, ext, dir, ext);
+        cr_assert_eq(system(cmd), 0, "layouts.%s changed with the column order", ext);
+    }
+    remove_tree(dir);
 }
 
 Test(figures, a_bad_directory_is_refused, .timeout = 60)

@@ -112,6 +112,42 @@ Test(report, a_users_own_sweep_gets_its_pages, .timeout = 120)
     remove_tree(dir);
 }
 
+/* The page reads the CSV's columns by name: the same sweep with its
+ * columns in reverse order gives the same Markdown and HTML, figures and
+ * all (plots/generic.gp reads them by name too). */
+Test(report, a_page_reads_the_columns_by_name, .timeout = 120)
+{
+    char *dir = temp_dir();
+    tiny_sweep(dir);
+    char csv_path[700], reversed[700], args[800], md_path[700], html_path[700];
+    snprintf(csv_path, sizeof csv_path, "%s/mine.csv", dir);
+    snprintf(reversed, sizeof reversed, "%s/reversed.csv", dir);
+    snprintf(md_path, sizeof md_path, "%s/mine.md", dir);
+    snprintf(html_path, sizeof html_path, "%s/mine.html", dir);
+    snprintf(args, sizeof args, "report %s", csv_path);
+    char *md[2], *html[2];
+    for (int pass = 0; pass < 2; pass++) {
+        /* the second pass: the same path (the page names it), columns reversed */
+        if (pass == 1) {
+            reverse_columns(csv_path, reversed);
+            cr_assert_eq(rename(reversed, csv_path), 0);
+        }
+        cli_result r = run_cli(args);
+        cr_assert_eq(r.status, 0, "bloomlab %s: %s", args, r.err);
+        cli_free(&r);
+        md[pass] = slurp(md_path);
+        html[pass] = slurp(html_path);
+        cr_assert(md[pass] != NULL && html[pass] != NULL, "pass %d wrote no page", pass);
+    }
+    cr_assert_str_eq(md[1], md[0], "the Markdown changed with the column order");
+    cr_assert_str_eq(html[1], html[0], "the HTML changed with the column order");
+    for (int pass = 0; pass < 2; pass++) {
+        free(md[pass]);
+        free(html[pass]);
+    }
+    remove_tree(dir);
+}
+
 /* The number of entries in dir besides . and .. */
 static int entries(const char *dir)
 {
