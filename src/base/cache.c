@@ -1,33 +1,47 @@
 /* cache.c -- the last-level cache's size; see cache.h. */
+#define _GNU_SOURCE
 #include "base/cache.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define CACHE_INDEX_MAX 8
+
+/* A small sysfs file's text, read with open/read into buf (no stdio: a
+ * FILE's heap buffer, freed, would be reused by the next allocation, and
+ * `bloomlab memory` would count a filter's first pages as already
+ * resident).  0, or -1. */
+static int read_small(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t got = read(fd, buf, size - 1);
+    close(fd);
+    if (got <= 0)
+        return -1;
+    buf[got] = '\0';
+    return 0;
+}
 
 /* One of cpu0's cache descriptions: its level, and its size in bytes (0
  * when the kernel does not list it). */
 static unsigned cache_index(unsigned index, uint64_t *bytes)
 {
-    char path[96];
-    unsigned level = 0, size = 0;
-    char unit = 0;
+    char path[96], text[32], *end;
     *bytes = 0;
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%u/level", index);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
+    if (read_small(path, text, sizeof text) != 0)
         return 0;
-    int ok = fscanf(f, "%u", &level) == 1;
-    fclose(f);
+    const unsigned long level = strtoul(text, NULL, 10);
     snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%u/size", index);
-    if (!ok || (f = fopen(path, "r")) == NULL)
+    if (read_small(path, text, sizeof text) != 0)
         return 0;
-    int got = fscanf(f, "%u%c", &size, &unit); /* "32768K" */
-    fclose(f);
-    if (got < 1)
-        return 0;
-    *bytes = (uint64_t)size << (got == 2 && unit == 'K' ? 10 : got == 2 && unit == 'M' ? 20 : 0);
-    return level;
+    const unsigned long long size = strtoull(text, &end, 10); /* "32768K" */
+    *bytes = (uint64_t)size << (*end == 'K' ? 10 : *end == 'M' ? 20 : 0);
+    return (unsigned)level;
 }
 
 uint64_t cache_llc_bytes(void)

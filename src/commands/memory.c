@@ -383,41 +383,6 @@ static int parse_options(int argc, char **argv, memory_options *o, int *help)
 
 /* ---- output ------------------------------------------------------------- */
 
-typedef struct {
-    char *text;
-    size_t len, cap;
-} text_buf;
-
-static void tb_printf(text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tb_printf(text_buf *b, const char *fmt, ...)
-{
-    if (b->text == NULL) { /* NULL + 0 is undefined (clang's UBSan says so): start with room */
-        b->cap = 4096;
-        if ((b->text = malloc(b->cap)) == NULL) {
-            b->cap = 0;
-            return;
-        }
-    }
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int need = vsnprintf(b->text + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (need < 0)
-            return;
-        if ((size_t)need < b->cap - b->len) {
-            b->len += (size_t)need;
-            return;
-        }
-        size_t cap = (b->cap + (size_t)need + 1) * 2;
-        char *bigger = realloc(b->text, cap);
-        if (bigger == NULL)
-            return;
-        b->text = bigger;
-        b->cap = cap;
-    }
-}
-
 /* Mean key length over the first keys: what the strings alone weigh. */
 static double mean_key_bytes(const keyset *ks, uint64_t seed, uint64_t n)
 {
@@ -454,7 +419,7 @@ static void inputs_line(const memory_options *o, const keyset *ks, char *out, si
     XXH64_freeState(st);
 }
 
-static void format_metadata(const memory_options *o, const keyset *ks, text_buf *b)
+static void format_metadata(const memory_options *o, const keyset *ks, strbuf *b)
 {
     char date[64];
     time_t now = time(NULL);
@@ -462,21 +427,21 @@ static void format_metadata(const memory_options *o, const keyset *ks, text_buf 
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     double largest = o->n.values[o->n.count - 1];
-    tb_printf(b, "# experiment: memory\n# command: %s\n# version: bloomlab %s (%s)\n", o->command,
+    strbuf_printf(b, "# experiment: memory\n# command: %s\n# version: bloomlab %s (%s)\n", o->command,
               BLOOMLAB_VERSION, bloomlab_git_rev);
-    tb_printf(b, "# keys: %s\n# seed: %llu\n# bits_per_item: %g\n# k: %u\n", keyset_spec(ks),
+    strbuf_printf(b, "# keys: %s\n# seed: %llu\n# bits_per_item: %g\n# k: %u\n", keyset_spec(ks),
               (unsigned long long)o->seed, o->bits_per_item, o->k);
-    tb_printf(b, "# mean_key_bytes: %.2f (first %llu keys)\n", mean_key_bytes(ks, o->seed, (uint64_t)largest),
+    strbuf_printf(b, "# mean_key_bytes: %.2f (first %llu keys)\n", mean_key_bytes(ks, o->seed, (uint64_t)largest),
               (unsigned long long)(largest < MEMORY_SAMPLE_KEYS ? largest : MEMORY_SAMPLE_KEYS));
-    tb_printf(b, "# method: growth of the anonymous resident set (/proc/self/statm resident - shared) while one structure is built in a fresh child; page %ld bytes\n",
+    strbuf_printf(b, "# method: growth of the anonymous resident set (/proc/self/statm resident - shared) while one structure is built in a fresh child; page %ld bytes\n",
               sysconf(_SC_PAGESIZE));
-    tb_printf(b, "# bloom: bloomlab filter, standard layout, m = ceil(n * bits_per_item), xxh3_64 + double hashing\n");
-    tb_printf(b, "# ghashtable: GLib %u.%u.%u GHashTable of g_strndup'd keys (g_str_hash, g_str_equal)\n",
+    strbuf_printf(b, "# bloom: bloomlab filter, standard layout, m = ceil(n * bits_per_item), xxh3_64 + double hashing\n");
+    strbuf_printf(b, "# ghashtable: GLib %u.%u.%u GHashTable of g_strndup'd keys (g_str_hash, g_str_equal)\n",
               glib_major_version, glib_minor_version, glib_micro_version);
     char inputs[128];
     inputs_line(o, ks, inputs, sizeof inputs);
-    tb_printf(b, "%s\n# date: %s\n", inputs, date);
-    tb_printf(b, "n,structure,bytes,bytes_per_item,ns_insert\n");
+    strbuf_printf(b, "%s\n# date: %s\n", inputs, date);
+    strbuf_printf(b, "n,structure,bytes,bytes_per_item,ns_insert\n");
 }
 
 int cmd_memory(int argc, char **argv)
@@ -520,7 +485,7 @@ int cmd_memory(int argc, char **argv)
         number_list_free(&o.n);
         return 0;
     }
-    text_buf out = {NULL, 0, 0};
+    strbuf out = strbuf_heap();
     if (status == 0)
         format_metadata(&o, ks, &out);
     for (size_t i = 0; i < o.n.count && status == 0; i++) {
@@ -532,14 +497,18 @@ int cmd_memory(int argc, char **argv)
                 status = 1;
                 break;
             }
-            tb_printf(&out, "%llu,%s,%llu,%.6g,%.3f\n", (unsigned long long)n, STRUCTURE_NAMES[kind],
+            strbuf_printf(&out, "%llu,%s,%llu,%.6g,%.3f\n", (unsigned long long)n, STRUCTURE_NAMES[kind],
                       (unsigned long long)s.rss_growth_bytes, (double)s.rss_growth_bytes / (double)n,
                       1e9 * s.seconds / (double)n);
         }
     }
+    if (status == 0 && out.cut) { /* never a CSV with rows missing */
+        cli_error("memory", "out of memory for the output");
+        status = 1;
+    }
     if (status == 0 && output_write_atomic(o.output, out.text, out.len, "memory") != 0)
         status = 1;
-    free(out.text);
+    strbuf_free(&out);
     keyset_close(ks);
     number_list_free(&o.n);
     return status;
