@@ -423,7 +423,7 @@ def layouts_part(rows):
         "are a + i b in 512 (or 64) bits, and a " % blocked_double_ratios(speed) +
         "step b of small order folds them (b = 0 mod 64 puts a register64 key on one bit). The block and "
         "the in-block offset are independent: the offset is taken from the fraction the block reduction "
-        "leaves, ((u_i * blocks) mod 2^64) >> 55 (src/filter/filters.c); taking the top bits of u_i instead made "
+        "leaves, ((u_i * blocks) mod 2^64) >> 55 (src/filter/batch.c, block_offset); taking the top bits of u_i instead made "
         "every key of a block start at the same offset (x2.5 before that fix). That is why the blocked "
         "layouts' default is the multiply scheme (the multiply rows, and the next section): it agrees with "
         "the formula, as do independent hashing and the ideal scheme, at the cost per key shown in the "
