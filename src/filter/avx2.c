@@ -602,38 +602,38 @@ LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
     return _mm256_loadu_si256((const __m256i *)(const void *)x);
 }
 
-/* mulx64 (hashes.h) of keys j .. j+3 of the batch, zero keys past the
- * last: one scalar 64 x 64 -> 128-bit product a key (mulx, BMI2), as
- * Boost.Bloom hashes a uint64_t; AVX2 has no such product in vector (its
- * low half alone is mul64_by's three vpmuludq, the high half more).  The
- * four values are gathered into one register for the block's placement. */
-LOOP uint64_t key_at(const key_batch *keys, size_t j, int packed)
+/* mulx64 (hashes.h) of four 8-byte keys x (little-endian words), salt4
+ * = mulx64_salt(seed) in every lane: fold(a) = hi(a C) ^ lo(a C) for
+ * a = x ^ salt.  AVX2 has no 64 x 64 -> 128-bit product, so it is built
+ * from the four 32 x 32-bit ones of a = a1 2^32 + a0, C = c1 2^32 + c0
+ * (four vpmuludq for four keys, against one scalar mulx a key):
+ *   mid = (a0 c0 >> 32) + lo32(a0 c1) + lo32(a1 c0)     (< 3 2^32: no overflow)
+ *   lo  = (mid << 32) | lo32(a0 c0)
+ *   hi  = a1 c1 + (a0 c1 >> 32) + (a1 c0 >> 32) + (mid >> 32).
+ * Counted against the scalar way (mulx a key, the four values moved into a
+ * register): fewer instructions an insert (docs/PERFORMANCE.md). */
+LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
 {
-    return XXH_readLE64(packed ? keys->packed[j] : keys->ptr[j]);
+    const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFLL);
+    const __m256i c0 = _mm256_set1_epi64x((long long)(MULX64_C & 0xFFFFFFFFu)), c1 = _mm256_set1_epi64x((long long)(MULX64_C >> 32));
+    const __m256i a = _mm256_xor_si256(x, salt4), a1 = _mm256_srli_epi64(a, 32);
+    const __m256i p00 = _mm256_mul_epu32(a, c0), p01 = _mm256_mul_epu32(a, c1);
+    const __m256i p10 = _mm256_mul_epu32(a1, c0), p11 = _mm256_mul_epu32(a1, c1);
+    const __m256i mid = _mm256_add_epi64(_mm256_add_epi64(_mm256_srli_epi64(p00, 32), _mm256_and_si256(p01, low32)),
+                                         _mm256_and_si256(p10, low32));
+    const __m256i lo = _mm256_blend_epi32(p00, _mm256_slli_epi64(mid, 32), 0xAA); /* odd dwords from mid << 32 */
+    const __m256i hi = _mm256_add_epi64(_mm256_add_epi64(p11, _mm256_srli_epi64(p01, 32)),
+                                        _mm256_add_epi64(_mm256_srli_epi64(p10, 32), _mm256_srli_epi64(mid, 32)));
+    return _mm256_xor_si256(lo, hi);
 }
 
-LOOP __m256i mulx64_keys4(const key_batch *keys, size_t j, int packed, uint64_t salt)
+/* The hash of keys j .. j+3 of the batch, as the loops are stamped for it
+ * (keyed4: XXH3's bitflip or mulx64's salt in every lane, computed once a
+ * call: key_constant). */
+LOOP __m256i keys8_hash4(keys8_hash hash, const key_batch *keys, size_t j, int packed, __m256i keyed4)
 {
-    const size_t left = keys->count - j;
-    if (left >= 4)
-        return _mm256_setr_epi64x((long long)mulx64_8(key_at(keys, j, packed), salt),
-                                  (long long)mulx64_8(key_at(keys, j + 1, packed), salt),
-                                  (long long)mulx64_8(key_at(keys, j + 2, packed), salt),
-                                  (long long)mulx64_8(key_at(keys, j + 3, packed), salt));
-    uint64_t x[4] = {0, 0, 0, 0};
-    for (size_t l = 0; l < left; l++)
-        x[l] = key_at(keys, j + l, packed);
-    return _mm256_setr_epi64x((long long)mulx64_8(x[0], salt), (long long)mulx64_8(x[1], salt),
-                              (long long)mulx64_8(x[2], salt), (long long)mulx64_8(x[3], salt));
-}
-
-/* The hash of four keys, as the loops are stamped for it (keyed: XXH3's
- * bitflip, or mulx64's salt, computed once a call: key_constant). */
-LOOP __m256i keys8_hash4(keys8_hash hash, const key_batch *keys, size_t j, int packed, uint64_t keyed)
-{
-    if (hash == KEYS8_MULX64)
-        return mulx64_keys4(keys, j, packed, keyed);
-    return xxh3_8_x4(batch_keys4(keys, j, packed), _mm256_set1_epi64x((long long)keyed));
+    const __m256i x = batch_keys4(keys, j, packed);
+    return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
 }
 
 /* The same for one key, in scalar. */
@@ -669,13 +669,13 @@ LOOP void split_prefetch(const unsigned char *p, int rw)
 /* Pass one: hash the batch four keys a step, place every key's block,
  * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
  * (the array's plus 32 bytes a block, in vector), and prefetch it. */
-LOOP void split_hash(keys8_hash hash, __m256i bytes, __m256i blocks, uint64_t keyed, const key_batch *keys,
+LOOP void split_hash(keys8_hash hash, __m256i bytes, __m256i blocks, __m256i keyed4, const key_batch *keys,
                      split_stage *s, int rw)
 {
     const int packed = batch_packed(keys);
     s->count = keys->count;
     for (size_t j = 0; j < keys->count; j += 4) {
-        const __m256i h = keys8_hash4(hash, keys, j, packed, keyed);
+        const __m256i h = keys8_hash4(hash, keys, j, packed, keyed4);
         const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
         _mm256_storeu_si256((__m256i *)(void *)&s->h[j], h);
         _mm256_storeu_si256((__m256i *)(void *)&s->block[j], _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
@@ -756,11 +756,11 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         split_hash_few(hash, (unsigned char *)words, blocks, keyed, batches, &stage[0]);
         return split_apply(salt, &stage[0], answer, insert);
     }
-    const __m256i b = _mm256_set1_epi64x((long long)blocks);
+    const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
     size_t yes = 0, done = 0;
     for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
         if (t < count)
-            split_hash(hash, bytes, b, keyed, &batches[t], &stage[t % SPLIT_STAGES], insert);
+            split_hash(hash, bytes, b, keyed4, &batches[t], &stage[t % SPLIT_STAGES], insert);
         if (t >= SPLIT_BEHIND) {
             const split_stage *s = &stage[(t - SPLIT_BEHIND) % SPLIT_STAGES];
             yes += split_apply(salt, s, answer != NULL ? answer + done : NULL, insert);

@@ -76,8 +76,8 @@ avx2_query_fn avx2_blocked512_query, avx2_register64_query, avx2_splitblock_quer
 avx2_insert_fn avx2_blocked512_multiply_insert, avx2_register64_multiply_insert;
 avx2_query_fn avx2_blocked512_multiply_query, avx2_register64_multiply_query;
 
-/* The hashes the split block loops below compute themselves (hashes.h):
- * xxh3_64 four keys a step in vector, mulx64 one 128-bit product a key. */
+/* The hashes the split block loops below compute themselves (hashes.h),
+ * four keys a step in vector (a call of fewer than four keys in scalar). */
 typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
 
 /* The split block loops for xxh3_64 or mulx64 on 8-byte keys, hashing
