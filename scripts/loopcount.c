@@ -64,7 +64,8 @@ int main(int argc, char **argv)
             fill(ks, 1, n, (key_side)side, i, queries, chunk, &nb);
             yes[side] += ops.query_many(&f, &ctx, chunk, nb);
         }
-    printf("%s %s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\n", argv[1], h.name, (unsigned long long)m, k,
+    printf("%s %s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\n", argv[1], h.name,
+           (unsigned long long)m, k,
            filter_ops_description(), (unsigned long long)yes[KEY_ABSENT], (unsigned long long)yes[KEY_PRESENT],
            (unsigned long long)queries);
     filter_free(&f);

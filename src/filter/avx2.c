@@ -615,7 +615,8 @@ LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
 LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
 {
     const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFLL);
-    const __m256i c0 = _mm256_set1_epi64x((long long)(MULX64_C & 0xFFFFFFFFu)), c1 = _mm256_set1_epi64x((long long)(MULX64_C >> 32));
+    const __m256i c0 = _mm256_set1_epi64x((long long)(MULX64_C & 0xFFFFFFFFu));
+    const __m256i c1 = _mm256_set1_epi64x((long long)(MULX64_C >> 32));
     const __m256i a = _mm256_xor_si256(x, salt4), a1 = _mm256_srli_epi64(a, 32);
     const __m256i p00 = _mm256_mul_epu32(a, c0), p01 = _mm256_mul_epu32(a, c1);
     const __m256i p10 = _mm256_mul_epu32(a1, c0), p11 = _mm256_mul_epu32(a1, c1);
