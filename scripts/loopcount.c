@@ -6,8 +6,9 @@
  *   BLOOMLAB_ISA=avx2 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
  *       --toggle-collect='insert_many_*' build/loopcount splitblock 1e6 10.67 8 1e6
  *
- * Arguments: layout, n, bits per key, k, queries (absent then present);
- * xxh3_64 + double on random64 keys (8 bytes), as bloomlab bench, the
+ * Arguments: layout, n, bits per key, k, queries (absent then present),
+ * and optionally the hash (xxh3_64 when left out, as bloomlab bench);
+ * double hashing on random64 keys (8 bytes), the
  * keys made in chunks of 8 batches outside the loops (--toggle-collect
  * names the loops: insert_many_*, query_many_*). */
 #include <stdio.h>
@@ -29,8 +30,8 @@ static void fill(const keyset *ks, uint64_t seed, uint64_t n, key_side side, uin
 
 int main(int argc, char **argv)
 {
-    if (argc != 6) {
-        fprintf(stderr, "usage: loopcount LAYOUT N BITS_PER_KEY K QUERIES\n");
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: loopcount LAYOUT N BITS_PER_KEY K QUERIES [HASH]\n");
         return 2;
     }
     layout_kind layout;
@@ -44,9 +45,11 @@ int main(int argc, char **argv)
     keyset *ks = keyset_open("random64", err, sizeof err);
     filter f;
     key_batch *chunk = malloc(CHUNK * sizeof *chunk);
-    if (ks == NULL || chunk == NULL || hasher_resolve("xxh3_64", &h, err, sizeof err) != 0 ||
-        filter_init(&f, layout, m, k) != 0)
+    if (ks == NULL || chunk == NULL || hasher_resolve(argc == 7 ? argv[6] : "xxh3_64", &h, err, sizeof err) != 0 ||
+        filter_init(&f, layout, m, k) != 0) {
+        fprintf(stderr, "loopcount: %s\n", err);
         return 1;
+    }
     const scheme_ctx ctx = {&h, 1, log2_floor(m)};
     const filter_ops ops = filter_ops_for(layout, SCHEME_DOUBLE);
     size_t nb;
@@ -61,7 +64,8 @@ int main(int argc, char **argv)
             fill(ks, 1, n, (key_side)side, i, queries, chunk, &nb);
             yes[side] += ops.query_many(&f, &ctx, chunk, nb);
         }
-    printf("%s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\n", argv[1], (unsigned long long)m, k,
+    printf("%s %s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\n", argv[1], h.name,
+           (unsigned long long)m, k,
            filter_ops_description(), (unsigned long long)yes[KEY_ABSENT], (unsigned long long)yes[KEY_PRESENT],
            (unsigned long long)queries);
     filter_free(&f);

@@ -237,6 +237,21 @@ Test(batch, seq64_and_course_scheme)
         }
 }
 
+/* mulx64 (Boost's integer mix) through every layout's ops at this level:
+ * at avx2 the split block hashes its 8-byte keys in the loop (avx2.c's
+ * mulx64 stamping), elsewhere the generic batch hasher; urls' keys are
+ * not 8 bytes long (fold(XXH3_64)). */
+Test(batch, mulx64_every_pair)
+{
+    static const char *const KEYS[] = {"random64", "seq64", "urls"};
+    for (int l = 0; l < LAYOUT_COUNT; l++)
+        for (int s = 0; s < SCHEME_COUNT; s++)
+            for (size_t i = 0; i < 3; i++) {
+                pair_case c = {(layout_kind)l, (scheme_kind)s, "mulx64", KEYS[i], 1 << 18, 8, 3000, 2000, 0};
+                check_pair(&c);
+            }
+}
+
 /* Counters driven far past 15 (24 increments a counter on average): the
  * vector and portable loops lose the same increments as the reference. */
 Test(batch, counting_saturates_alike)

@@ -41,13 +41,17 @@ Test(bench, help_and_bad_flags)
     cr_assert(strstr(r.out, "--filter LIST") != NULL && strstr(r.out, "plugin:PATH.so") != NULL, "%s", r.out);
     cr_assert(strstr(r.out, "--anchors") == NULL, "%s", r.out);
     cli_free(&r);
-    const char *bad[] = {"bench --bogus", "bench --max-bytes 12Q", "bench --max-bytes"};
+    const char *bad[] = {"bench --bogus", "bench --max-bytes 12Q", "bench --max-bytes", "bench --hash mulx64"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run_cli(bad[i]);
         cr_assert_eq(r.status, 2, "%s", bad[i]);
         cr_assert_eq(count_lines(r.err), 1, "%s: %s", bad[i], r.err);
         cli_free(&r);
     }
+    r = run_cli("bench --peers 1000 --hash md5 --quiet");
+    cr_assert_eq(r.status, 1);
+    cr_assert(strstr(r.err, "--hash: unknown hash 'md5'") != NULL && count_lines(r.err) == 1, "%s", r.err);
+    cli_free(&r);
 }
 
 /* The value of column `name` in a CSV line, given the header (NAN if blank). */

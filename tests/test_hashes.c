@@ -111,6 +111,47 @@ Test(hashes, course_page_fnv_value)
     cr_assert_eq(hasher_hash(get("fnv1a32"), "filter", 6, 5).lo, fnv1a32(buf, 14));
 }
 
+/* mulx64 (hashes.h): fold(x ^ seed C) for an 8-byte key x, fold(XXH3_64)
+ * for other lengths, fold(a) = hi(a C) ^ lo(a C).  The values come from
+ * Python's integers (a * C, then (p >> 64) ^ (p & (2^64 - 1))), the other
+ * lengths' from the xxh3_64 column of tests/vectors/hashes.csv. */
+Test(hashes, mulx64_known_answers)
+{
+    static const struct {
+        uint64_t x, seed, want;
+    } EIGHT[] = {
+        {0, 0, 0}, /* seed 0 is Boost's mulx64(x): 0 and 2^64 - 1 are its fixed points */
+        {1, 0, 0x9e3779b97f4a7c15ULL},
+        {0x0123456789abcdefULL, 0, 0x0c27a443d5ff218eULL},
+        {UINT64_MAX, 0, UINT64_MAX},
+        {0, 1, 0xbe8cab644efdda51ULL},
+        {1, 1, 0x20c4352fce485e4cULL},
+        {2, 1, 0x7a7ba6d34c68d209ULL},
+        {3, 1, 0x1cb3209acd275627ULL},
+        {0x0123456789abcdefULL, 42, 0x19fd43dc94d61095ULL},
+        {UINT64_MAX, 0xdeadbeefcafef00dULL, 0xea73a8b45ca1e4b3ULL},
+    };
+    const hasher *h = get("mulx64");
+    cr_assert_eq(h->bits, 64);
+    for (size_t i = 0; i < sizeof EIGHT / sizeof EIGHT[0]; i++) {
+        unsigned char key[8];
+        for (int b = 0; b < 8; b++)
+            key[b] = (unsigned char)(EIGHT[i].x >> (8 * b)); /* little-endian */
+        const hash128_t v = hasher_hash(h, key, 8, EIGHT[i].seed);
+        cr_assert_eq(v.lo, EIGHT[i].want, "x %" PRIx64 " seed %" PRIx64 ": got %" PRIx64, EIGHT[i].x, EIGHT[i].seed,
+                     v.lo);
+        cr_assert_eq(v.hi, 0u);
+        cr_assert_eq(mulx64_8(EIGHT[i].x, mulx64_salt(EIGHT[i].seed)), EIGHT[i].want);
+    }
+    cr_assert_eq(hasher_hash(h, "", 0, 0).lo, 0x2ff15aca0fb731f7ULL);
+    cr_assert_eq(hasher_hash(h, "", 0, 12345).lo, 0xba7c4a0b3451e5eaULL);
+    cr_assert_eq(hasher_hash(h, "ink", 3, 0).lo, 0x3bf94108ece50b31ULL);
+    cr_assert_eq(hasher_hash(h, "ink", 3, 12345).lo, 0x08375e7eaae69647ULL);
+    const unsigned char sixteen[16] = {0x5a, 0xa3, 0x00, 0x16, 0x5a, 0x67, 0x03, 0x6f,
+                                       0x9b, 0x54, 0x0d, 0x6b, 0x8f, 0x0b, 0xe2, 0x11};
+    cr_assert_eq(hasher_hash(h, sixteen, 16, 0).lo, 0x38531f417776542fULL);
+}
+
 Test(hashes, widths_and_registry)
 {
     cr_assert_eq(get("fnv1a32")->bits, 32);

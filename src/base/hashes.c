@@ -112,6 +112,20 @@ static hash128_t h_crc32(const hasher *self, const void *key, size_t len, uint64
     return (hash128_t){crc32((uLong)(uint32_t)seed, key, (uInt)len), 0};
 }
 
+/* Boost.Bloom's integer mix (hashes.h): fold(x ^ seed C) for 8-byte keys. */
+static hash128_t h_mulx64(const hasher *self, const void *key, size_t len, uint64_t seed)
+{
+    (void)self;
+    if (len == 8) {
+        const unsigned char *p = key;
+        uint64_t x = 0;
+        for (int i = 0; i < 8; i++)
+            x |= (uint64_t)p[i] << (8 * i);
+        return (hash128_t){mulx64_8(x, mulx64_salt(seed)), 0};
+    }
+    return (hash128_t){mulx64_fold(XXH3_64bits_withSeed(key, len, seed)), 0};
+}
+
 /* Weak on purpose: the first 8 bytes as a little-endian integer. */
 static hash128_t h_first8(const hasher *self, const void *key, size_t len, uint64_t seed)
 {
@@ -143,6 +157,8 @@ static const hasher REGISTRY[] = {
     {"xxh64", 64, "xxHash XXH64 (libxxhash)", h_xxh64, NULL},
     {"xxh3_64", 64, "xxHash XXH3, 64-bit (libxxhash)", h_xxh3_64, NULL},
     {"xxh3_128", 128, "xxHash XXH3, 128-bit (libxxhash)", h_xxh3_128, NULL},
+    {"mulx64", 64, "Boost.Bloom's mix for integer keys: hi ^ lo of (x ^ seed C) C (8-byte keys; not a general hash)",
+     h_mulx64, NULL},
     {"murmur3_32", 32, "MurmurHash3 x86_32 (libmurmurhash)", h_murmur3_32, NULL},
     {"murmur3_128", 128, "MurmurHash3 x64_128 (libmurmurhash)", h_murmur3_128, NULL},
     {"crc32", 32, "CRC-32 (zlib): a checksum, often misused as a hash", h_crc32, NULL},

@@ -444,6 +444,7 @@ typedef struct {
     filter_plugin plugins[MAX_PLUGINS]; /* --filter plugin:PATH.so, in order */
     size_t plugin_count;
     uint64_t peers_n; /* --peers N: the peers kit's configurations at n = N; 0: not asked */
+    const char *peers_hash; /* --hash: the peers' configurations' hash (default xxh3_64) */
     int quiet;
     const char *output;   /* -o: NULL or "-" is stdout */
     table_format format;  /* text: the table only; csv, json: the rows, to -o or stdout */
@@ -451,7 +452,7 @@ typedef struct {
 
 static const char USAGE[] =
     "usage: bloomlab bench [--max-bytes B] [--min-bytes B] [--filter LIST]... [--keys LIST]\n"
-    "                      [--ops N] [--seed S] [--peers N] [-o FILE|-]\n"
+    "                      [--ops N] [--seed S] [--peers N [--hash H]] [-o FILE|-]\n"
     "                      [--format text|csv|json] [--quiet]\n"
     "\n"
     "Speed of every filter layout against its size (xxh3_64 + the layout's default\n"
@@ -482,6 +483,9 @@ static const char USAGE[] =
     "                  bench-peers) at n = N keys: standard at 10 bits per key,\n"
     "                  k = 7; splitblock at 10.67 and 10 bits per key, k = 8;\n"
     "                  each beside the floor (lines touched x ceiling)\n"
+    "  --hash H        with --peers: the configurations' hash (default xxh3_64;\n"
+    "                  mulx64 is Boost.Bloom's own mix of a 64-bit key, for a\n"
+    "                  comparison hash for hash)\n"
     "  -o FILE         CSV output (the table still goes to stdout); -o - puts the\n"
     "                  CSV on stdout and the table on stderr\n"
     "  --format F      text (the table, the default without -o), csv (the default\n"
@@ -645,6 +649,10 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
             if ((v = cli_flag_value(argc, argv, &i, CMD, "--peers")) == NULL ||
                 cli_u64(v, 1000, 1ULL << 36, CMD, "--peers", &o->peers_n))
                 return -1;
+        } else if (IS("--hash")) {
+            if ((v = cli_flag_value(argc, argv, &i, CMD, "--hash")) == NULL)
+                return -1;
+            o->peers_hash = v;
         } else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
             o->quiet = 1;
         } else {
@@ -664,6 +672,10 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
     }
     if (o->peers_n != 0 && o->plugin_count != 0) {
         cli_error(CMD, "--peers times the peers kit's configurations alone: a filter plugin is timed at the sizes (without --peers)");
+        return -1;
+    }
+    if (o->peers_hash != NULL && o->peers_n == 0) {
+        cli_error(CMD, "--hash goes with --peers (the sizes' rows are xxh3_64's)");
         return -1;
     }
     if (o->min_bytes > o->max_bytes) {
@@ -1071,7 +1083,7 @@ static int run_harness(bench_run *b, keyset *random64)
     return 0;
 }
 
-/* One configuration, xxh3_64 + double on random64 keys at n items and
+/* One configuration, the run's hash + double on random64 keys at n items and
  * bits_per_key: timed, beside the ceiling at its size, into a row of the
  * section (the peers').  0, or -1 after one
  * line. */
@@ -1107,7 +1119,7 @@ static int run_peers(bench_run *b, keyset *random64)
         unsigned k;
     } CONFIGS[] = {{LAYOUT_STANDARD, 10, 7}, {LAYOUT_SPLITBLOCK, 256.0 / 24, 8}, {LAYOUT_SPLITBLOCK, 10, 8}};
     const uint64_t n = b->o->peers_n;
-    note(b, "peers' configurations: xxh3_64 + double on random64 keys (8 bytes), ns per key\n");
+    note(b, "peers' configurations: %s + double on random64 keys (8 bytes), ns per key\n", b->hash->name);
     for (size_t i = 0; i < sizeof CONFIGS / sizeof CONFIGS[0]; i++) {
         bench_timing t;
         ceiling c;
@@ -1155,8 +1167,8 @@ int cmd_bench(int argc, char **argv)
         return rc > 0 ? 0 : 2;
     char err[1024];
     hasher hash;
-    if (hasher_resolve("xxh3_64", &hash, err, sizeof err) != 0) {
-        cli_error(CMD, "%s", err);
+    if (hasher_resolve(o.peers_hash != NULL ? o.peers_hash : "xxh3_64", &hash, err, sizeof err) != 0) {
+        cli_error(CMD, "--hash: %s", err);
         return 1;
     }
     keyset *keysets[2] = {NULL, NULL};

@@ -19,6 +19,7 @@
  */
 #include "filter/avx2.h"
 #include "base/cache.h"
+#include "base/hashes.h"
 #include "filter/filters.h"
 
 #include <string.h>
@@ -521,7 +522,7 @@ size_t avx2_splitblock_query(const filter *f, const uint64_t *h1, const uint64_t
     return yes;
 }
 
-/* ---- split block, 8-byte keys hashed in the loop (xxh3_64) ------------------- */
+/* ---- split block, 8-byte keys hashed in the loop (xxh3_64, mulx64) ---------- */
 
 /* a c mod 2^64 in every lane: a_lo c_lo + ((a_hi c_lo + a_lo c_hi) << 32),
  * three vpmuludq (AVX2 has no 64 x 64-bit product). */
@@ -601,6 +602,55 @@ LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
     return _mm256_loadu_si256((const __m256i *)(const void *)x);
 }
 
+/* mulx64 (hashes.h) of four 8-byte keys x (little-endian words), salt4
+ * = mulx64_salt(seed) in every lane: fold(a) = hi(a C) ^ lo(a C) for
+ * a = x ^ salt.  AVX2 has no 64 x 64 -> 128-bit product, so it is built
+ * from the four 32 x 32-bit ones of a = a1 2^32 + a0, C = c1 2^32 + c0
+ * (four vpmuludq for four keys, against one scalar mulx a key):
+ *   mid = (a0 c0 >> 32) + lo32(a0 c1) + lo32(a1 c0)     (< 3 2^32: no overflow)
+ *   lo  = (mid << 32) | lo32(a0 c0)
+ *   hi  = a1 c1 + (a0 c1 >> 32) + (a1 c0 >> 32) + (mid >> 32).
+ * Counted against the scalar way (mulx a key, the four values moved into a
+ * register): fewer instructions an insert (docs/PERFORMANCE.md). */
+LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
+{
+    const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFLL);
+    const __m256i c0 = _mm256_set1_epi64x((long long)(MULX64_C & 0xFFFFFFFFu));
+    const __m256i c1 = _mm256_set1_epi64x((long long)(MULX64_C >> 32));
+    const __m256i a = _mm256_xor_si256(x, salt4), a1 = _mm256_srli_epi64(a, 32);
+    const __m256i p00 = _mm256_mul_epu32(a, c0), p01 = _mm256_mul_epu32(a, c1);
+    const __m256i p10 = _mm256_mul_epu32(a1, c0), p11 = _mm256_mul_epu32(a1, c1);
+    const __m256i mid = _mm256_add_epi64(_mm256_add_epi64(_mm256_srli_epi64(p00, 32), _mm256_and_si256(p01, low32)),
+                                         _mm256_and_si256(p10, low32));
+    const __m256i lo = _mm256_blend_epi32(p00, _mm256_slli_epi64(mid, 32), 0xAA); /* odd dwords from mid << 32 */
+    const __m256i hi = _mm256_add_epi64(_mm256_add_epi64(p11, _mm256_srli_epi64(p01, 32)),
+                                        _mm256_add_epi64(_mm256_srli_epi64(p10, 32), _mm256_srli_epi64(mid, 32)));
+    return _mm256_xor_si256(lo, hi);
+}
+
+/* The hash of keys j .. j+3 of the batch, as the loops are stamped for it
+ * (keyed4: XXH3's bitflip or mulx64's salt in every lane, computed once a
+ * call: key_constant). */
+LOOP __m256i keys8_hash4(keys8_hash hash, const key_batch *keys, size_t j, int packed, __m256i keyed4)
+{
+    const __m256i x = batch_keys4(keys, j, packed);
+    return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
+}
+
+/* The same for one key, in scalar. */
+LOOP uint64_t keys8_hash1(keys8_hash hash, const unsigned char *key, uint64_t keyed)
+{
+    const uint64_t x = XXH_readLE64(key);
+    if (hash == KEYS8_MULX64)
+        return mulx64_8(x, keyed);
+    return XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ keyed, 8);
+}
+
+static uint64_t key_constant(keys8_hash hash, uint64_t seed)
+{
+    return hash == KEYS8_MULX64 ? mulx64_salt(seed) : xxh3_8_bitflip(seed);
+}
+
 /* One batch between its two passes: each key's hash (its low 32 bits make
  * the mask) and its block's address. */
 typedef struct {
@@ -620,12 +670,13 @@ LOOP void split_prefetch(const unsigned char *p, int rw)
 /* Pass one: hash the batch four keys a step, place every key's block,
  * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
  * (the array's plus 32 bytes a block, in vector), and prefetch it. */
-LOOP void split_hash(__m256i bytes, __m256i blocks, __m256i bitflip, const key_batch *keys, split_stage *s, int rw)
+LOOP void split_hash(keys8_hash hash, __m256i bytes, __m256i blocks, __m256i keyed4, const key_batch *keys,
+                     split_stage *s, int rw)
 {
     const int packed = batch_packed(keys);
     s->count = keys->count;
     for (size_t j = 0; j < keys->count; j += 4) {
-        const __m256i h = xxh3_8_x4(batch_keys4(keys, j, packed), bitflip);
+        const __m256i h = keys8_hash4(hash, keys, j, packed, keyed4);
         const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
         _mm256_storeu_si256((__m256i *)(void *)&s->h[j], h);
         _mm256_storeu_si256((__m256i *)(void *)&s->block[j], _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
@@ -637,15 +688,14 @@ LOOP void split_hash(__m256i bytes, __m256i blocks, __m256i bitflip, const key_b
 }
 
 /* Pass one for a batch of fewer than four keys (a library user's one key):
- * XXH3 in scalar (the same integers), no vector constants to set up and
- * nothing to prefetch ahead of. */
-LOOP void split_hash_few(unsigned char *bytes, uint64_t blocks, uint64_t bitflip, const key_batch *keys,
-                         split_stage *s)
+ * the hash in scalar (the same integers), no vector constants to set up
+ * and nothing to prefetch ahead of. */
+LOOP void split_hash_few(keys8_hash hash, unsigned char *bytes, uint64_t blocks, uint64_t keyed,
+                         const key_batch *keys, split_stage *s)
 {
     s->count = keys->count;
     for (size_t j = 0; j < keys->count; j++) {
-        const uint64_t x = XXH_readLE64(keys->ptr[j]);
-        s->h[j] = XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ bitflip, 8);
+        s->h[j] = keys8_hash1(hash, keys->ptr[j], keyed);
         s->block[j] = bytes + 8 * splitblock_word(s->h[j], blocks);
     }
 }
@@ -694,22 +744,24 @@ LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *ans
 #define SPLIT_STAGES (SPLIT_BEHIND + 1)
 
 /* Batch b hashed and prefetched, then batch b - SPLIT_BEHIND set or tested:
- * no per-key bookkeeping, each pass a plain loop over a batch. */
-LOOP size_t splitblock_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches, size_t count,
-                             unsigned char *answer, int insert)
+ * no per-key bookkeeping, each pass a plain loop over a batch.  The hash is
+ * a constant at each call: one loop stamped per hash. */
+LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
+                             const key_batch *batches, size_t count, unsigned char *answer, int insert)
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    const uint64_t keyed = key_constant(hash, seed);
     split_stage stage[SPLIT_STAGES];
     if (count == 1 && batches[0].count < 4) { /* a library user's one key: nothing to overlap */
-        split_hash_few((unsigned char *)words, blocks, xxh3_8_bitflip(seed), batches, &stage[0]);
+        split_hash_few(hash, (unsigned char *)words, blocks, keyed, batches, &stage[0]);
         return split_apply(salt, &stage[0], answer, insert);
     }
-    const __m256i b = _mm256_set1_epi64x((long long)blocks), bitflip = _mm256_set1_epi64x((long long)xxh3_8_bitflip(seed));
+    const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
     size_t yes = 0, done = 0;
     for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
         if (t < count)
-            split_hash(bytes, b, bitflip, &batches[t], &stage[t % SPLIT_STAGES], insert);
+            split_hash(hash, bytes, b, keyed4, &batches[t], &stage[t % SPLIT_STAGES], insert);
         if (t >= SPLIT_BEHIND) {
             const split_stage *s = &stage[(t - SPLIT_BEHIND) % SPLIT_STAGES];
             yes += split_apply(salt, s, answer != NULL ? answer + done : NULL, insert);
@@ -719,17 +771,23 @@ LOOP size_t splitblock_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, co
     return yes;
 }
 
-void avx2_splitblock_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count)
+void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
 {
-    splitblock_keys8(f->words, f->blocks, seed, batches, count, NULL, 1);
+    if (hash == KEYS8_MULX64)
+        splitblock_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, NULL, 1);
+    else
+        splitblock_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, NULL, 1);
 }
 
-size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                                   unsigned char *answer)
+/* Four stampings: each hash, with and without the answers' stores. */
+size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                   size_t count, unsigned char *answer)
 {
-    if (answer == NULL) /* the loop stamped without the answers' stores */
-        return splitblock_keys8(f->words, f->blocks, seed, batches, count, NULL, 0);
-    return splitblock_keys8(f->words, f->blocks, seed, batches, count, answer, 0);
+    if (hash == KEYS8_MULX64)
+        return answer == NULL ? splitblock_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, NULL, 0)
+                              : splitblock_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, answer, 0);
+    return answer == NULL ? splitblock_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, NULL, 0)
+                          : splitblock_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, answer, 0);
 }
 
 /* 1 when every key of the batches is 8 bytes long: eight lengths a

@@ -76,14 +76,18 @@ avx2_query_fn avx2_blocked512_query, avx2_register64_query, avx2_splitblock_quer
 avx2_insert_fn avx2_blocked512_multiply_insert, avx2_register64_multiply_insert;
 avx2_query_fn avx2_blocked512_multiply_query, avx2_register64_multiply_query;
 
-/* The split block loops for xxh3_64 on 8-byte keys, hashing them in the
- * loop, four keys a step in vector: batches [0, count), every key 8 bytes
- * long (the caller checks: avx2_batches_keys8), fewer than 2^32 blocks;
- * the same bits and answers as the loops above on the keys' h1.
+/* The hashes the split block loops below compute themselves (hashes.h),
+ * four keys a step in vector (a call of fewer than four keys in scalar). */
+typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
+
+/* The split block loops for xxh3_64 or mulx64 on 8-byte keys, hashing
+ * them in the loop: batches [0, count), every key 8 bytes long (the caller
+ * checks: avx2_batches_keys8), fewer than 2^32 blocks; the same bits and
+ * answers as the loops above on the keys' h1 (the hash's value).
  * answer[t] for the t-th key of all the batches. */
-void avx2_splitblock_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count);
-size_t avx2_splitblock_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                                   unsigned char *answer);
+void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
+size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                   size_t count, unsigned char *answer);
 /* 1 when every key of the batches [0, count) is 8 bytes long. */
 int avx2_batches_keys8(const key_batch *batches, size_t count);
 

@@ -349,38 +349,54 @@ static run_insert_fn splitblock_insert_run_avx2_hashed(const filter *f) { return
 static query_run splitblock_query_run_avx2_hashed(const filter *f) { return splitblock_query_run_avx2(f); }
 VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
 
-/* AVX2 split block: xxh3_64 on 8-byte keys hashed in the loop, one pass
- * (avx2.h); any other key or hash through the runs above. */
-static int xxh3_8_byte_keys(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+/* AVX2 split block: xxh3_64 or mulx64 on 8-byte keys hashed in the loop,
+ * one pass (avx2.h); any other key or hash through the runs above. */
+static int keys8_hash_of(const hasher *h, keys8_hash *out)
+{
+    if (batch_hasher_for(h) == batch_hash_xxh3_64)
+        *out = KEYS8_XXH3_64;
+    else if (h->user == NULL && strcmp(h->name, "mulx64") == 0)
+        *out = KEYS8_MULX64;
+    else
+        return 0;
+    return 1;
+}
+/* 1 (and the hash) when the split block loop hashing 8-byte keys applies. */
+static int split_8_byte_keys(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                             keys8_hash *hash)
 {
     /* one batch (a library user's key): the scalar check costs less than the vector one's setup */
-    return batch_hasher_for(ctx->hash) == batch_hash_xxh3_64 &&
+    return few_blocks(f) && keys8_hash_of(ctx->hash, hash) &&
            (count == 1 ? batch_all_8_bytes(batches) : avx2_batches_keys8(batches, count));
 }
 static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
 {
-    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
-        avx2_splitblock_insert_keys8(f, ctx->seed, b, n);
+    keys8_hash hash;
+    if (split_8_byte_keys(f, ctx, b, n, &hash))
+        avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, n);
     else
         insert_many_splitblock_avx2_hashed(f, ctx, b, n);
 }
 static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
 {
-    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
-        avx2_splitblock_insert_keys8(f, ctx->seed, b, 1);
+    keys8_hash hash;
+    if (split_8_byte_keys(f, ctx, b, 1, &hash))
+        avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);
     else
         insert_splitblock_avx2_hashed(f, ctx, b);
 }
 static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
 {
-    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, n))
-        return avx2_splitblock_query_keys8(f, ctx->seed, b, n, NULL);
+    keys8_hash hash;
+    if (split_8_byte_keys(f, ctx, b, n, &hash))
+        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, n, NULL);
     return query_many_splitblock_avx2_hashed(f, ctx, b, n);
 }
 static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
 {
-    if (few_blocks(f) && xxh3_8_byte_keys(ctx, b, 1))
-        return avx2_splitblock_query_keys8(f, ctx->seed, b, 1, answer);
+    keys8_hash hash;
+    if (split_8_byte_keys(f, ctx, b, 1, &hash))
+        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);
     return query_splitblock_avx2_hashed(f, ctx, b, answer);
 }
 /* The split block's AVX2 ops above, for the layout table. */
