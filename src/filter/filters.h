@@ -67,8 +67,12 @@ typedef enum {
 
 #define COUNTER_MAX 15u
 
-/* Parquet's salts: splitblock word i gets bit (uint32(h) * SPLITBLOCK_SALT[i]) >> 27. */
-extern const uint32_t SPLITBLOCK_SALT[8];
+/* Parquet's salts (parquet-format BloomFilter.md): splitblock word i gets
+ * bit (uint32(h) * SPLITBLOCK_SALT[i]) >> 27.  Defined here, not in one
+ * file, so that every loop sees the values and multiplies by immediates
+ * (an extern array costs a load before each of the eight products). */
+static const uint32_t SPLITBLOCK_SALT[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
+                                            0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
 #define FILTER_K_MAX 64u
 
 typedef struct {

@@ -7,10 +7,6 @@
 
 #include "filter/loops.h"
 
-/* Parquet's salts (parquet-format BloomFilter.md). */
-const uint32_t SPLITBLOCK_SALT[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-                                            0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
-
 #define SCHEME_BIT(s) (1u << (s))
 #define ALL_SCHEMES ((1u << SCHEME_COUNT) - 1)
 /* parquet is the split block's own hash, multiply gives bits inside a
