@@ -220,10 +220,11 @@ build/adapters/leveldb.so: adapters/leveldb.cc include/bloomlab/filter.h build/f
 
 TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES) adapters
 
-# The batch, layout, CLI-run, shard and library suites again with the vector loops off, so
-# that the portable loops are tested on every machine; which loops ran in
-# each pass is printed first (information, never a failure).
-PORTABLE_SUITES := @(batch|layouts|cli_run|shards|library)/*
+# The batch, layout, CLI-run, shard, library and portable split block suites
+# again with the vector loops off, so that the portable loops are tested on
+# every machine; which loops ran in each pass is printed first (information,
+# never a failure).
+PORTABLE_SUITES := @(batch|layouts|cli_run|shards|library|splitblock_portable)/*
 
 # The suite runs three times: optimised, the portable pass, then the
 # sanitizer build (whose CLI tests run the sanitizer binary too).

@@ -30,6 +30,7 @@
 #include "filter/batch_hash.h"
 #include "filter/layout.h"
 #include "filter/loops.h"
+#include "filter/splitblock_portable.h"
 #include "filter/stage.h"
 
 /* The stamps' view of the layout table's shape, folded at compile time. */
@@ -248,8 +249,25 @@ ALWAYS_INLINE size_t split_finish_query(const uint64_t *words, const split_pass 
     return yes;
 }
 
+/* 1 when the hash is xxh3_64 and every key of the batches 8 bytes long:
+ * then splitblock_portable.h's one-pass loops run, which hash the keys
+ * themselves (the calls below); else these. */
+static int split_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    if (batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
+        return 0;
+    for (size_t b = 0; b < count; b++)
+        if (!batch_all_8_bytes(&batches[b]))
+            return 0;
+    return 1;
+}
+
 ALWAYS_INLINE void split_insert(filter *f, const scheme_ctx *ctx, const key_batch *keys)
 {
+    if (split_keys8(ctx, keys, 1)) {
+        splitblock_portable_insert_keys8(f, ctx->seed, keys, 1);
+        return;
+    }
     split_pass ps;
     split_start(f, ctx, keys, &ps, 1);
     split_finish_insert(f->words, &ps);
@@ -257,6 +275,8 @@ ALWAYS_INLINE void split_insert(filter *f, const scheme_ctx *ctx, const key_batc
 
 ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const key_batch *keys, unsigned char *answer)
 {
+    if (split_keys8(ctx, keys, 1))
+        return splitblock_portable_query_keys8(f, ctx->seed, keys, 1, answer);
     split_pass ps;
     split_start(f, ctx, keys, &ps, 0);
     return split_finish_query(f->words, &ps, answer);
@@ -265,6 +285,10 @@ ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const k
 /* Batch b + 1 hashed and prefetched before batch b is worked. */
 ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
+    if (split_keys8(ctx, batches, count)) {
+        splitblock_portable_insert_keys8(f, ctx->seed, batches, count);
+        return;
+    }
     split_pass ps[2];
     if (count == 0)
         return;
@@ -278,6 +302,8 @@ ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key
 
 ALWAYS_INLINE size_t split_query_many(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
+    if (split_keys8(ctx, batches, count))
+        return splitblock_portable_query_keys8(f, ctx->seed, batches, count, NULL);
     split_pass ps[2];
     size_t yes = 0;
     if (count == 0)

@@ -1,0 +1,34 @@
+/* splitblock_portable.h -- the portable one-pass loops for split block with
+ * double hashing and xxh3_64 on 8-byte keys: what a CPU without AVX2 runs
+ * (BLOOMLAB_ISA=portable, and every machine that is not x86-64), the
+ * portable twin of avx2.h's avx2_splitblock_*_keys8.
+ *
+ * Each key is hashed in the loop (batch_hash.h's xxh3_8), its block placed
+ * and prefetched, and its bits set or tested a batch of keys later, so that
+ * the block's line has arrived when it is worked (Boost.Bloom's bulk path
+ * has this shape), with no call and no hasher's output array between.
+ *
+ * The bits are the one-key reference's (batch.c, cursor_start and
+ * cursor_position for LAYOUT_SPLITBLOCK), bit for bit: h1 = xxh3_64(key,
+ * seed); block ((h1 >> 32) blocks) >> 32 (mod 2^64, as there), and in its
+ * 32-bit word i the bit (uint32(h1) SPLITBLOCK_SALT[i] mod 2^32) >> 27
+ * (tests/test_splitblock_portable.c).
+ */
+#ifndef BLOOMLAB_SPLITBLOCK_PORTABLE_H
+#define BLOOMLAB_SPLITBLOCK_PORTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filter/filters.h"
+#include "filter/key_batch.h"
+
+/* Batches [0, count), every key 8 bytes long and the hash xxh3_64 (the
+ * caller checks both): insert sets the keys' bits; query returns how many
+ * keys found all eight set and, when answer is not NULL, writes answer[t]
+ * for the t-th key of all the batches (0 or 1). */
+void splitblock_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count);
+size_t splitblock_portable_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                                       unsigned char *answer);
+
+#endif
