@@ -24,8 +24,7 @@
 
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "filter/batch_hash.h" /* XXH3 inlined, and its 8-byte key's constant (xxh3_8_bitflip) */
 
 #if BLOOMLAB_X86
 #if !defined(__AVX2__) || !defined(__BMI2__)
@@ -561,12 +560,6 @@ LOOP __m256i xxh3_8_x4(__m256i x, __m256i bitflip)
     h = _mm256_xor_si256(h, _mm256_add_epi64(_mm256_srli_epi64(h, 35), _mm256_set1_epi64x(8)));
     h = mul64_by(h, RRMXMX_PRIME);
     return _mm256_xor_si256(h, _mm256_srli_epi64(h, 28));
-}
-
-static uint64_t xxh3_8_bitflip(uint64_t seed)
-{
-    seed ^= (uint64_t)XXH_swap32((uint32_t)seed) << 32;
-    return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
 }
 
 /* 1 when key j of the batch is the j-th 8-byte slot of its `packed` array
