@@ -18,6 +18,9 @@
 #   PEERS_OPS     bloomlab's queries per figure (default 1e6, the driver's)
 #   PEERS_ONLY    the driver's systems (default fastfilter+boost; libbloom
 #                 comes in through the plugin path instead)
+#   PEERS_HASHES  bloomlab's hashes (default "xxh3_64 mulx64": xxh3_64 is
+#                 what bloomlab's results use; mulx64 is Boost.Bloom's own
+#                 mix of an integer key, for a hash-for-hash comparison)
 #   BLOOMLAB      the binary (default bin/bloomlab)
 set -eu
 cd "$(dirname "$0")/.."
@@ -27,6 +30,7 @@ rounds="${PEERS_ROUNDS:-3}"
 cpu="${PEERS_CPU:-$(($(nproc) - 1))}"
 ops="${PEERS_OPS:-1e6}"
 only="${PEERS_ONLY:-fastfilter+boost}"
+hashes="${PEERS_HASHES:-xxh3_64 mulx64}"
 bloomlab="${BLOOMLAB:-bin/bloomlab}"
 
 if [ ! -f "$kit/build.sh" ] || [ ! -f "$kit/driver.cc" ]; then
@@ -79,9 +83,11 @@ echo "bench-peers: levels: $levels; peers: $builds; n: $ns; $rounds rounds pinne
 for round in $(seq 1 "$rounds"); do
   for n in $ns; do
     for isa in $levels; do
-      echo "bench-peers: round $round n=$n bloomlab $isa"
-      BLOOMLAB_ISA=$isa $pin "$bloomlab" bench --peers "$n" --ops "$ops" --quiet -o build/peers-bloomlab.csv
-      grep -v '^#' build/peers-bloomlab.csv | tail -n +2 | sed "s/^/$round,bloomlab,$isa,/" >> "$raw"
+      for hash in $hashes; do
+        echo "bench-peers: round $round n=$n bloomlab $isa $hash"
+        BLOOMLAB_ISA=$isa $pin "$bloomlab" bench --peers "$n" --hash "$hash" --ops "$ops" --quiet -o build/peers-bloomlab.csv
+        grep -v '^#' build/peers-bloomlab.csv | tail -n +2 | sed "s/^/$round,bloomlab,$isa,/" >> "$raw"
+      done
     done
     for build in $builds; do
       echo "bench-peers: round $round n=$n peers ($build)"
@@ -91,8 +97,9 @@ for round in $(seq 1 "$rounds"); do
 done
 grep -v '^#' build/peers-bloomlab.csv | head -n 1 > build/peers-bloomlab-header.csv
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-python3 scripts/peers.py "$raw" build/peers-bloomlab-header.csv "$model" "$levels" "$rounds" "$cpu" \
+/usr/bin/python3 scripts/peers.py "$raw" build/peers-bloomlab-header.csv "$model" "$levels" "$rounds" "$cpu" \
   "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" > results/peers.csv.tmp
 mv results/peers.csv.tmp results/peers.csv
 (cd plots && gnuplot peers.gp)
-echo "bench-peers: results/peers.csv, plots/peers.png"
+/usr/bin/python3 scripts/peers_targets.py results/peers.csv > results/peers_targets.md
+echo "bench-peers: results/peers.csv, plots/peers.png, results/peers_targets.md (each figure against issue 23's target)"

@@ -37,8 +37,10 @@ for row in csv.reader(open(raw)):
             continue
         bpk = "%.2f" % float(r["bits_per_item"])
         n = int(r["n"])
+        # xxh3_64 is bloomlab's own hash: "bloomlab"; another (--hash) is named
+        system = "bloomlab" if r["hash"] == "xxh3_64" else "bloomlab+" + r["hash"]
         for op in ("insert", "absent", "present"):
-            add(("bloomlab", isa, r["filter"], bpk, n, op), r["ns_" + op])
+            add((system, isa, r["filter"], bpk, n, op), r["ns_" + op])
         lines_p, lines_a = float(r["lines_present"]), float(r["lines_absent"])
         add(("floor", "-", r["filter"], bpk, n, "insert"), lines_p * float(r["ns_update"]))
         add(("floor", "-", r["filter"], bpk, n, "absent"), lines_a * float(r["ns_independent"]))
@@ -54,6 +56,7 @@ for row in csv.reader(open(raw)):
 DRAWN = {
     ("bloomlab", "standard", "10.00"): "standard",
     ("bloomlab", "splitblock", "10.67"): "splitblock",
+    ("bloomlab+mulx64", "splitblock", "10.67"): "splitblock",
     ("floor", "standard", "10.00"): "standard",
     ("floor", "splitblock", "10.67"): "splitblock",
     ("fastfilter", "standard-branchless", None): "standard",
@@ -69,8 +72,8 @@ def placement(system, isa, layout, bpk):
         return "", ""
     if system == "floor":
         return panel, "floor"
-    if system == "bloomlab":
-        return panel, "bloomlab-" + isa
+    if system.startswith("bloomlab"):
+        return panel, system + "-" + isa
     return panel, "%s-%s-%s" % (system, layout.replace("@10.67", "").replace("_8", ""), isa)
 
 
@@ -81,7 +84,8 @@ print("# bloomlab: %s; vector levels run: %s" % (version, levels))
 print("# peers: the kit at %s, its driver built with -march= %s (the isa column)" % (kit, " and ".join(builds.split())))
 print("# method: %s rounds interleaved (per n: bloomlab at each level, then the peers), %s; ns = minimum over"
       " the rounds, spread = max / min - 1" % (rounds, pin if pin else "not pinned"))
-print("# keys: 8-byte random keys; bloomlab xxh3_64 + double; queries 1e6 absent and 1e6 present")
+print("# keys: 8-byte random keys; bloomlab xxh3_64 + double (system bloomlab), or the hash its name gives"
+      " (bloomlab+HASH); queries 1e6 absent and 1e6 present")
 print("system,isa,layout,bits_per_key,n,operation,ns,ns_max,spread,rounds,panel,series")
 for key in sorted(figures, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1])):
     v = figures[key]

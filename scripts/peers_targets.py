@@ -1,0 +1,98 @@
+"""peers_targets.py -- results/peers.csv against issue 23's targets, as a
+Markdown table (make bench-peers writes it to results/peers_targets.md).
+
+    peers_targets.py results/peers.csv
+
+For each layout and bits per key, n and operation:
+  target (vector levels) = max(best peer / 1.5, floor / 0.9), the best peer
+      being the fastest of that layout's peers built with -march=native,
+      the floor the lines the operation touches times the machine's
+      random-line ceiling (bench's);
+  target (portable) = the best of the same peers built for the x86-64
+      baseline (no vector extensions): the portable loops must be no slower.
+A ratio measured / target at or below 1 meets it.  Columns are read by
+name; a figure the CSV lacks is a dash."""
+import csv
+import sys
+
+# Each layout's peers (system, layout as the kit's driver names it) at the
+# bits per key the CSV gives: the standard layout's at 10, split block's at
+# 10 and at 10.67 (fast_multiblock32's and SimdBlockFilterFixed's default).
+PEERS = {
+    ("standard", "10.00"): [("fastfilter", "standard"), ("fastfilter", "standard-addAll"),
+                            ("fastfilter", "standard-branchless"), ("boost", "classic"), ("boost", "classic-bulk")],
+    ("splitblock", "10.00"): [("boost", "fast_multiblock32_8"), ("boost", "fast_multiblock32_8-bulk"),
+                              ("fastfilter", "splitblock")],
+    ("splitblock", "10.67"): [("boost", "fast_multiblock32_8@10.67"), ("boost", "fast_multiblock32_8@10.67-bulk"),
+                              ("fastfilter", "splitblock-default")],
+}
+OPS = ("insert", "absent", "present")
+
+
+def load(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
+    meta = [line.strip() for line in open(path) if line.startswith("#")]
+    return rows, meta
+
+
+def main():
+    rows, meta = load(sys.argv[1])
+    ns = {}
+    for r in rows:
+        ns[(r["system"], r["isa"], r["layout"], r["bits_per_key"], int(r["n"]), r["operation"])] = (
+            float(r["ns"]), float(r["spread"]))
+    bloomlab = sorted({(r["system"], r["isa"]) for r in rows if r["system"].startswith("bloomlab")},
+                      key=lambda s: (s[0] != "bloomlab", s[0], ["portable", "avx2", "avx512"].index(s[1])
+                                     if s[1] in ("portable", "avx2", "avx512") else 9))
+    print("# bloomlab against issue 23's targets\n")
+    print("From `results/peers.csv` (`make bench-peers`); " + "; ".join(m.lstrip("# ") for m in meta if
+                                                                         m.startswith(("# date", "# cpu"))) + ".")
+    print("Target at a vector level = max(best native peer / 1.5, floor / 0.9); at the portable level, the best "
+          "peer built for x86-64 (no vector extensions).  measured / target <= 1 meets it; (spread) is max / min - 1 "
+          "over the rounds.\n")
+    met = total = 0
+    for (layout, bpk), peers in PEERS.items():
+        ns_list = sorted({k[4] for k in ns if k[2] == layout and k[3] == bpk and k[0].startswith("bloomlab")})
+        if not ns_list:
+            continue
+        head = ["n", "op", "best native peer", "floor", "target", "best x86-64 peer"]
+        head += ["%s %s: ns, /target" % s for s in bloomlab]
+        print("## %s at %s bits per key\n" % (layout, bpk))
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for n in ns_list:
+            for op in OPS:
+                native = [(ns[(s, "native", l, bpk, n, op)][0], "%s %s" % (s, l)) for s, l in peers
+                          if (s, "native", l, bpk, n, op) in ns]
+                base = [(ns[(s, "x86-64", l, bpk, n, op)][0], "%s %s" % (s, l)) for s, l in peers
+                        if (s, "x86-64", l, bpk, n, op) in ns]
+                floor = ns.get(("floor", "-", layout, bpk, n, op), (None, 0))[0]
+                best = min(native) if native else None
+                best_base = min(base) if base else None
+                target = None
+                if best is not None and floor is not None:
+                    target = max(best[0] / 1.5, floor / 0.9)
+                cells = ["%.0e" % n, op,
+                         "%.2f (%s)" % best if best else "-",
+                         "%.2f" % floor if floor is not None else "-",
+                         "%.2f" % target if target else "-",
+                         "%.2f (%s)" % best_base if best_base else "-"]
+                for system, isa in bloomlab:
+                    v = ns.get((system, isa, layout, bpk, n, op))
+                    goal = best_base[0] if isa == "portable" and best_base else target if isa != "portable" else None
+                    if v is None or goal is None:
+                        cells.append("-" if v is None else "%.2f (%.0f%%)" % (v[0], 100 * v[1]))
+                        continue
+                    ratio = v[0] / goal
+                    total += 1
+                    met += ratio <= 1
+                    cells.append("%.2f (%.0f%%), **%.2f**" % (v[0], 100 * v[1], ratio) if ratio <= 1 else
+                                 "%.2f (%.0f%%), %.2f" % (v[0], 100 * v[1], ratio))
+                print("| " + " | ".join(cells) + " |")
+        print()
+    print("%d of %d figures meet their target (bold)." % (met, total))
+
+
+if __name__ == "__main__":
+    main()
