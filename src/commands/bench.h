@@ -6,7 +6,7 @@
  * (filter_ops_for: insert_many and query_many over each chunk; on an
  * AVX-512 CPU those are avx512.h's loops for every layout (unblocked ones
  * query in phases once the filter outgrows L2), and the output says so; standard filters
- * beyond 32 MiB stage their inserts, and ns_insert includes filter_flush).
+ * larger than the last-level cache stage their inserts, and ns_insert includes filter_flush).
  *
  * Medians of passes.  This machine shares its host: a pass can run 10-50%
  * slow while another tenant loads it, so every figure is the median of

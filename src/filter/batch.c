@@ -94,18 +94,16 @@ ALWAYS_INLINE uint64_t block_offset(scheme_kind S, batch_env *e, cursor *c, unsi
 /* Position i of the key (positions come in order 0, 1, ..., k-1). */
 ALWAYS_INLINE uint64_t cursor_position(layout_kind L, scheme_kind S, batch_env *e, cursor *c, unsigned i)
 {
-    switch (L) {
-    case LAYOUT_PARTITIONED: {
+    switch (LAYOUT_SHAPES[L].position) { /* a constant in every stamp: no branch is left */
+    case POSITION_SLICED: {
         uint64_t lo = e->slice[i], range = e->slice[i + 1] - lo;
         return lo + probe_position(S, &e->ctx, &c->p, range);
     }
-    case LAYOUT_BLOCKED512:
-        return c->base + block_offset(S, e, c, 9);
-    case LAYOUT_REGISTER64:
-        return c->base + block_offset(S, e, c, 6);
-    case LAYOUT_SPLITBLOCK:
+    case POSITION_IN_BLOCK:
+        return c->base + block_offset(S, e, c, (unsigned)__builtin_ctz(shape_block_bits(L)));
+    case POSITION_SALTED:
         return c->base + 32u * i + ((c->h32 * SPLITBLOCK_SALT[i]) >> 27);
-    default: /* standard, counting */
+    default: /* POSITION_ANYWHERE */
         return probe_position(S, &e->ctx, &c->p, e->m);
     }
 }

@@ -29,25 +29,35 @@ typedef struct {
     int (*query)(const filter *f, const scheme_ctx *ctx, const void *key, size_t len, uint64_t id);
 } filter_one_ops;
 
+/* Where a key's position i lands (batch.c's cursor_position):
+ *   ANYWHERE  a value of the scheme's stream reduced to [0, m);
+ *   SLICED    the same reduced to slice i of k (partitioned);
+ *   IN_BLOCK  the key's block, then an offset below block_bits from the
+ *             scheme (blocked512, register64);
+ *   SALTED    word i of the key's block, bit (h32 SALT[i]) >> 27 (Parquet's
+ *             split block). */
+typedef enum { POSITION_ANYWHERE, POSITION_SLICED, POSITION_IN_BLOCK, POSITION_SALTED } position_rule;
+
 /* A layout's shape: the facts its stamped loops (batch.c) fold at compile
  * time.  The size rule: m is rounded up to whole blocks of block_bits (1:
  * unblocked), each position takes cell_bits of memory (4: counting's
  * counters), and the array is whole 64-byte cache lines of that.  stages:
- * its filters may stage their inserts (stage.c). */
+ * its filters may stage their inserts (stage.c).  position: the rule above. */
 struct layout_shape {
     unsigned block_bits;
     unsigned cell_bits;
     int stages;
+    position_rule position;
 };
 
 /* Each written once: the table's entries (layout.c) and LAYOUT_SHAPES below
  * take them from here. */
-#define LAYOUT_SHAPE_STANDARD {.block_bits = 1, .cell_bits = 1, .stages = 1}
-#define LAYOUT_SHAPE_COUNTING {.block_bits = 1, .cell_bits = 4, .stages = 0}
-#define LAYOUT_SHAPE_PARTITIONED {.block_bits = 1, .cell_bits = 1, .stages = 1}
-#define LAYOUT_SHAPE_BLOCKED512 {.block_bits = 512, .cell_bits = 1, .stages = 0}
-#define LAYOUT_SHAPE_REGISTER64 {.block_bits = 64, .cell_bits = 1, .stages = 0}
-#define LAYOUT_SHAPE_SPLITBLOCK {.block_bits = 256, .cell_bits = 1, .stages = 0}
+#define LAYOUT_SHAPE_STANDARD {.block_bits = 1, .cell_bits = 1, .stages = 1, .position = POSITION_ANYWHERE}
+#define LAYOUT_SHAPE_COUNTING {.block_bits = 1, .cell_bits = 4, .stages = 0, .position = POSITION_ANYWHERE}
+#define LAYOUT_SHAPE_PARTITIONED {.block_bits = 1, .cell_bits = 1, .stages = 1, .position = POSITION_SLICED}
+#define LAYOUT_SHAPE_BLOCKED512 {.block_bits = 512, .cell_bits = 1, .stages = 0, .position = POSITION_IN_BLOCK}
+#define LAYOUT_SHAPE_REGISTER64 {.block_bits = 64, .cell_bits = 1, .stages = 0, .position = POSITION_IN_BLOCK}
+#define LAYOUT_SHAPE_SPLITBLOCK {.block_bits = 256, .cell_bits = 1, .stages = 0, .position = POSITION_SALTED}
 
 /* The shapes where a stamped loop reads them: a static const array whose
  * reads at a constant layout the compiler folds, so the stamps branch on
