@@ -92,7 +92,7 @@ RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp plots/check.gp,$(wildcard plots/*.gp)))
 
 .PHONY: all deps build lib test unit asan-test results plots report pages report-check check-fresh full bench \
-        bench-peers clean fuzz FORCE install uninstall help test-slurm adapters
+        bench-peers loopcount clean fuzz FORCE install uninstall help test-slurm adapters
 .DELETE_ON_ERROR:
 
 all: build results plots report pages
@@ -377,6 +377,12 @@ bench: bin/bloomlab
 bench-peers: bin/bloomlab
 	sh scripts/bench-peers.sh
 
+# Instructions an insert and a query, every layout at every vector level
+# (callgrind: deterministic; OLD=path/to/other/build/loopcount sets them
+# beside another build's).  Not part of the tests.
+loopcount: build/loopcount bin/bloomlab
+	sh scripts/loopcount.sh build/loopcount $(OLD)
+
 # One filter's loops alone, for instruction counts (scripts/loopcount.c).
 build/loopcount: scripts/loopcount.c $(LIB_OBJ) | deps
 	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
@@ -454,6 +460,7 @@ help:
 	@echo "make full       larger trial counts and the billion-URL crawler, into results/full/"
 	@echo "make bench      speed against filter size (never part of the tests)"
 	@echo "make bench-peers   bloomlab against the peers kit (../shared/peers, when present), interleaved, pinned"
+	@echo "make loopcount     instructions an insert and a query per layout and vector level (callgrind; OLD=...)"
 	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
 	@echo "make pages      results/NAME.md and .html per experiment (bloomlab report), results/index.html"
