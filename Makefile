@@ -403,7 +403,7 @@ libdir      ?= $(exec_prefix)/lib
 INSTALL     ?= install
 
 # What `bloomlab report` runs (src/commands/report.c finds it in $(datadir)/bloomlab).
-REPORT_DATA := scripts/experiment_page.py scripts/report.py scripts/report_hashes.py plots/generic.gp
+REPORT_DATA := scripts/experiment_page.py scripts/report.py scripts/report_hashes.py plots/generic.gp plots/check.gp
 
 # Every file `make install` writes, and so every file `make uninstall` removes.
 INSTALLED := $(bindir)/bloomlab $(mandir)/man1/bloomlab.1 \

@@ -101,6 +101,7 @@ Test(install, installs_exactly_its_files_and_uninstall_removes_them, .timeout = 
                      "./usr/lib/libbloomlab.so.0\n"
                      "./usr/lib/pkgconfig/bloomlab.pc\n"
                      "./usr/share/bash-completion/completions/bloomlab\n"
+                     "./usr/share/bloomlab/check.gp\n"
                      "./usr/share/bloomlab/experiment_page.py\n"
                      "./usr/share/bloomlab/generic.gp\n"
                      "./usr/share/bloomlab/report.py\n"
