@@ -224,7 +224,7 @@ TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.
 # again with the vector loops off, so that the portable loops are tested on
 # every machine; which loops ran in each pass is printed first (information,
 # never a failure).
-PORTABLE_SUITES := @(batch|layouts|cli_run|shards|library|splitblock_portable)/*
+PORTABLE_SUITES := @(batch|layouts|cli_run|shards|library|splitblock_portable|standard_portable)/*
 
 # The suite runs three times: optimised, the portable pass, then the
 # sanitizer build (whose CLI tests run the sanitizer binary too).

@@ -9,24 +9,8 @@
  * allocation of their own length, so that a loop reading 8 bytes of them
  * is a heap overflow under the sanitizers' pass.  Runs in the portable pass
  * (PORTABLE_SUITES) and at every level: these loops do not depend on one. */
-#include <criterion/criterion.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "base/hashes.h"
-#include "filter/filters.h"
-#include "filter/schemes.h"
 #include "filter/splitblock_portable.h"
-#include "harness/keys.h"
-
-/* The loops under test, over a run of nb batches; query writes answer[t]
- * for the t-th key of the run when answer is not NULL. */
-typedef struct {
-    const char *name;
-    void (*insert)(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb);
-    size_t (*query)(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
-                    unsigned char *answer);
-} loops;
+#include "keys8_loops.h"
 
 static void direct_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
@@ -39,165 +23,8 @@ static size_t direct_query(const filter *f, const scheme_ctx *ctx, const key_bat
     return splitblock_portable_query_keys8(f, ctx->seed, batches, nb, answer);
 }
 
-/* Through the portable dispatch: a run of one batch by ops.insert and
- * ops.query (the one-batch entries), longer ones by insert_many and
- * query_many (answers then from ops.query a batch). */
-static void ops_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
-{
-    const filter_ops ops = filter_ops_portable(LAYOUT_SPLITBLOCK, SCHEME_DOUBLE);
-    if (nb == 1)
-        ops.insert(f, ctx, batches);
-    else
-        ops.insert_many(f, ctx, batches, nb);
-}
-
-static size_t ops_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
-                        unsigned char *answer)
-{
-    const filter_ops ops = filter_ops_portable(LAYOUT_SPLITBLOCK, SCHEME_DOUBLE);
-    if (answer == NULL)
-        return ops.query_many(f, ctx, batches, nb);
-    size_t yes = 0;
-    for (size_t b = 0; b < nb; answer += batches[b].count, b++)
-        yes += ops.query(f, ctx, &batches[b], answer);
-    return yes;
-}
-
-static const loops DIRECT = {"direct", direct_insert, direct_query};
-static const loops DISPATCH = {"dispatch", ops_insert, ops_query};
-
-/* Where keys come from: random64 (8 bytes each), with every `odd`-th key
- * (odd > 0) replaced by one of 1 to 7 or 16 bytes in its own allocation. */
-typedef struct {
-    hasher h;
-    scheme_ctx ctx;
-    keyset *ks;
-    unsigned odd;
-    unsigned char *own[KEY_BATCH * 9]; /* the allocations of the run's odd keys */
-    size_t owned;
-} source;
-
-static void source_open(source *s, const char *hash, uint64_t seed, unsigned odd)
-{
-    char err[512];
-    cr_assert_eq(hasher_resolve(hash, &s->h, err, sizeof err), 0, "%s", err);
-    s->ks = keyset_open("random64", err, sizeof err);
-    cr_assert_not_null(s->ks, "%s", err);
-    s->ctx = (scheme_ctx){&s->h, seed, 0};
-    s->odd = odd;
-    s->owned = 0;
-}
-
-static void source_release(source *s)
-{
-    for (size_t i = 0; i < s->owned; i++)
-        free(s->own[i]);
-    s->owned = 0;
-}
-
-/* Keys [first, first + count) of a side into b. */
-static void source_fill(source *s, uint64_t n, key_side side, uint64_t first, size_t count, key_batch *b)
-{
-    keyset_fill(s->ks, s->ctx.seed, n, side, first, count, b);
-    for (size_t j = 0; s->odd > 0 && j < count; j++) {
-        const uint64_t i = first + j;
-        if (i % s->odd != s->odd / 2)
-            continue;
-        const size_t len = i % 8 == 0 ? 16 : (size_t)(i % 8);
-        unsigned char *key = malloc(len);
-        cr_assert_not_null(key);
-        for (size_t c = 0; c < len; c++)
-            key[c] = b->packed[j][c % 8] ^ (unsigned char)(c / 8);
-        cr_assert_lt(s->owned, sizeof s->own / sizeof s->own[0]);
-        s->own[s->owned++] = key;
-        b->ptr[j] = key;
-        b->len[j] = (uint32_t)len;
-    }
-}
-
-/* A run of 1 + run % 9 batches of uneven sizes from key `*i` on. */
-static size_t fill_run(source *s, uint64_t n, key_side side, uint64_t *i, size_t run, unsigned stride,
-                       key_batch *batches)
-{
-    size_t nb = 0;
-    for (; nb < 1 + run % 9 && *i < n; nb++) {
-        size_t count = 1 + (size_t)((*i * stride) % KEY_BATCH);
-        if (count > n - *i)
-            count = (size_t)(n - *i);
-        source_fill(s, n, side, *i, count, &batches[nb]);
-        *i += count;
-    }
-    return nb;
-}
-
-/* n keys inserted into f, by the loops when l is not NULL, else by the reference. */
-static void insert_keys(const loops *l, source *s, filter *f, uint64_t n, key_batch *batches)
-{
-    uint64_t i = 0;
-    for (size_t run = 0; i < n; run++) {
-        const size_t nb = fill_run(s, n, KEY_PRESENT, &i, run, 13, batches);
-        if (l != NULL)
-            l->insert(f, &s->ctx, batches, nb);
-        else
-            for (size_t b = 0; b < nb; b++)
-                for (size_t j = 0; j < batches[b].count; j++)
-                    filter_insert_one(f, SCHEME_DOUBLE, &s->ctx, batches[b].ptr[j], batches[b].len[j],
-                                      batches[b].id[j]);
-        source_release(s);
-    }
-}
-
-/* Every present and absent key's answer from the loops on f against the
- * reference's on ref (a filter with the same bits, or f itself). */
-static void compare_answers(const loops *l, source *s, const filter *f, const filter *ref, uint64_t n,
-                            key_batch *batches)
-{
-    for (int side = 0; side < 2; side++) {
-        uint64_t i = 0;
-        for (size_t run = 0; i < n; run++) {
-            const size_t nb = fill_run(s, n, (key_side)side, &i, run, 5, batches);
-            unsigned char answer[9 * KEY_BATCH + 1];
-            memset(answer, 0xAA, sizeof answer);
-            const size_t yes = l->query(f, &s->ctx, batches, nb, answer);
-            size_t t = 0, ref_yes = 0;
-            for (size_t b = 0; b < nb; b++)
-                for (size_t j = 0; j < batches[b].count; j++, t++) {
-                    const int one = filter_query_one(ref, SCHEME_DOUBLE, &s->ctx, batches[b].ptr[j],
-                                                     batches[b].len[j], batches[b].id[j]);
-                    cr_assert_eq(answer[t], one, "%s %s m=%llu side %d key %zu", l->name, s->h.name,
-                                 (unsigned long long)f->m, side, t);
-                    cr_assert(side == KEY_ABSENT || one == 1, "false negative");
-                    ref_yes += (size_t)one;
-                }
-            cr_assert_eq(answer[t], 0xAA, "nothing written past the last answer");
-            cr_assert_eq(yes, ref_yes);
-            cr_assert_eq(l->query(f, &s->ctx, batches, nb, NULL), yes, "the count without answers");
-            source_release(s);
-        }
-    }
-}
-
-/* One filter of m bits, both filled from scratch. */
-static void check_size(const loops *l, const char *hash, unsigned odd, uint64_t m, uint64_t n)
-{
-    key_batch *batches = malloc(9 * sizeof *batches);
-    cr_assert_not_null(batches);
-    source s;
-    source_open(&s, hash, 0x5917 + m + odd, odd);
-    filter f, one;
-    m = layout_fit_m(LAYOUT_SPLITBLOCK, m);
-    cr_assert_eq(filter_init(&f, LAYOUT_SPLITBLOCK, m, 8), 0);
-    cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, m, 8), 0);
-    insert_keys(l, &s, &f, n, batches);
-    insert_keys(NULL, &s, &one, n, batches);
-    cr_assert_eq(memcmp(f.words, one.words, f.word_count * 8), 0, "%s %s odd %u m=%llu: bits differ", l->name, hash,
-                 odd, (unsigned long long)m);
-    compare_answers(l, &s, &f, &one, n, batches);
-    filter_free(&f);
-    filter_free(&one);
-    keyset_close(s.ks);
-    free(batches);
-}
+static const loops DIRECT = {"direct", LAYOUT_SPLITBLOCK, 8, direct_insert, direct_query};
+static const loops DISPATCH = {"dispatch", LAYOUT_SPLITBLOCK, 8, ops_insert, ops_query};
 
 /* 7 blocks (crowded: most answers yes), 4099, the 1e6 keys at 10.67 bits
  * of the counts in docs/PERFORMANCE.md, and 2^31 bits. */
@@ -227,49 +54,9 @@ Test(splitblock_portable, fallbacks)
 }
 
 /* Past 2^32 bits (2^24 blocks): the block's first word, ((h1 >> 32)
- * blocks) >> 32 times 4, beyond 2^26.  One filter filled by the loops, then
- * cleared and filled by the reference: the same words set (a second filter
- * of this size would double the test's memory), and the loops' answers on
- * it the reference's. */
+ * blocks) >> 32 times 4, beyond 2^26.  */
 Test(splitblock_portable, above_2_32_bits, .timeout = 120)
 {
-    enum { N = 2000, MAXW = N * 4 };
-    const uint64_t m = layout_fit_m(LAYOUT_SPLITBLOCK, (1ULL << 32) / 4 * 5 + 1000001);
     static const loops *const LOOPS[] = {&DIRECT, &DISPATCH};
-    key_batch *batches = malloc(9 * sizeof *batches);
-    uint64_t *index = malloc(MAXW * 8), *value = malloc(MAXW * 8);
-    cr_assert(batches != NULL && index != NULL && value != NULL);
-    filter f;
-    cr_assert_eq(filter_init(&f, LAYOUT_SPLITBLOCK, m, 8), 0);
-    for (size_t l = 0; l < 2; l++) {
-        source s;
-        source_open(&s, "xxh3_64", 0xb16 + l, 0);
-        filter_clear(&f);
-        insert_keys(LOOPS[l], &s, &f, N, batches);
-        size_t set = 0, high = 0;
-        for (uint64_t w = 0; w < f.word_count; w++)
-            if (f.words[w] != 0) {
-                cr_assert_lt(set, (size_t)MAXW);
-                index[set] = w;
-                value[set++] = f.words[w];
-                high += w * 64 >= (1ULL << 32);
-            }
-        cr_assert_gt(high, 0, "no bit above 2^32");
-        filter_clear(&f);
-        insert_keys(NULL, &s, &f, N, batches);
-        size_t again = 0;
-        for (uint64_t w = 0; w < f.word_count; w++)
-            if (f.words[w] != 0) {
-                cr_assert(again < set && index[again] == w && value[again] == f.words[w], "%s: word %llu differs",
-                          LOOPS[l]->name, (unsigned long long)w);
-                again++;
-            }
-        cr_assert_eq(again, set);
-        compare_answers(LOOPS[l], &s, &f, &f, N, batches);
-        keyset_close(s.ks);
-    }
-    filter_free(&f);
-    free(batches);
-    free(index);
-    free(value);
+    check_sparse(LOOPS, 2, (1ULL << 32) / 4 * 5 + 1000001);
 }

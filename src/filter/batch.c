@@ -32,6 +32,7 @@
 #include "filter/loops.h"
 #include "filter/splitblock_portable.h"
 #include "filter/stage.h"
+#include "filter/standard_portable.h"
 
 /* The stamps' view of the layout table's shape, folded at compile time. */
 ALWAYS_INLINE unsigned shape_block_bits(layout_kind L) { return LAYOUT_SHAPES[L].block_bits; }
@@ -249,8 +250,10 @@ ALWAYS_INLINE size_t split_finish_query(const uint64_t *words, const split_pass 
 
 /* 1 when the hash is xxh3_64 and every key of the batches 8 bytes long:
  * then splitblock_portable.h's one-pass loops run, which hash the keys
- * themselves (the calls below); else these. */
-static int split_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+ * themselves (the calls below), and standard_portable.h's insert for
+ * (standard, double) when not staging (batch_insert, many_insert); else
+ * these and the stamped loops. */
+static int keys8_xxh3_64(const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
     if (batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
         return 0;
@@ -262,7 +265,7 @@ static int split_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t c
 
 ALWAYS_INLINE void split_insert(filter *f, const scheme_ctx *ctx, const key_batch *keys)
 {
-    if (split_keys8(ctx, keys, 1)) {
+    if (keys8_xxh3_64(ctx, keys, 1)) {
         splitblock_portable_insert_keys8(f, ctx->seed, keys, 1);
         return;
     }
@@ -273,7 +276,7 @@ ALWAYS_INLINE void split_insert(filter *f, const scheme_ctx *ctx, const key_batc
 
 ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const key_batch *keys, unsigned char *answer)
 {
-    if (split_keys8(ctx, keys, 1))
+    if (keys8_xxh3_64(ctx, keys, 1))
         return splitblock_portable_query_keys8(f, ctx->seed, keys, 1, answer);
     split_pass ps;
     split_start(f, ctx, keys, &ps, 0);
@@ -283,7 +286,7 @@ ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const k
 /* Batch b + 1 hashed and prefetched before batch b is worked. */
 ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
-    if (split_keys8(ctx, batches, count)) {
+    if (keys8_xxh3_64(ctx, batches, count)) {
         splitblock_portable_insert_keys8(f, ctx->seed, batches, count);
         return;
     }
@@ -300,7 +303,7 @@ ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key
 
 ALWAYS_INLINE size_t split_query_many(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
-    if (split_keys8(ctx, batches, count))
+    if (keys8_xxh3_64(ctx, batches, count))
         return splitblock_portable_query_keys8(f, ctx->seed, batches, count, NULL);
     split_pass ps[2];
     size_t yes = 0;
@@ -515,11 +518,23 @@ ALWAYS_INLINE size_t query_finish_block(layout_kind L, scheme_kind S, batch_env 
 /* (splitblock, double) takes the loops of its own above. */
 static int split_double(layout_kind L, scheme_kind S) { return L == LAYOUT_SPLITBLOCK && S == SCHEME_DOUBLE; }
 
+/* (standard, double) inserts of 8-byte keys hashed by xxh3_64 into a filter
+ * that is not staging take standard_portable.h's one-pass loop. */
+ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                        const key_batch *batches, size_t count)
+{
+    return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && f->stage == NULL && keys8_xxh3_64(ctx, batches, count);
+}
+
 ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
                                 const key_batch *keys)
 {
     if (split_double(L, S)) {
         split_insert(f, ctx, keys);
+        return;
+    }
+    if (standard_double_keys8(L, S, f, ctx, keys, 1)) {
+        standard_portable_insert_keys8(f, ctx->seed, keys, 1);
         return;
     }
     batch_env e;
@@ -568,6 +583,10 @@ ALWAYS_INLINE void many_insert(layout_kind L, scheme_kind S, filter *f, const sc
 {
     if (split_double(L, S)) {
         split_insert_many(f, ctx, batches, count);
+        return;
+    }
+    if (standard_double_keys8(L, S, f, ctx, batches, count)) {
+        standard_portable_insert_keys8(f, ctx->seed, batches, count);
         return;
     }
     if (count == 0)

@@ -1,0 +1,53 @@
+/* standard_portable.c -- the loop of standard_portable.h: plain C11,
+ * compiled with the build's flags alone (no -m option), so that it runs on
+ * any CPU the rest of the build runs on.
+ */
+#include "filter/standard_portable.h"
+#include "filter/batch_hash.h"
+#include "filter/schemes.h"
+
+#define LOOP static inline __attribute__((always_inline))
+
+/* A batch's keys hashed (xxh3_64 on 8 bytes), their k positions computed
+ * by schemes.h's double hashing stream and reduction (the reference's
+ * arithmetic, not a copy of it) into pos[j k + i], and each position's
+ * line prefetched for writing: the first pass. */
+LOOP void standard_hash(const uint64_t *words, uint64_t m, unsigned k, uint64_t bitflip, const key_batch *keys,
+                        uint64_t *pos)
+{
+    for (size_t j = 0; j < keys->count; j++) {
+        probe p;
+        probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){xxh3_8(keys->ptr[j], bitflip), 0}, 64);
+        for (unsigned i = 0; i < k; i++) {
+            /* ctx is read by the other schemes only: SCHEME_DOUBLE folds it away */
+            const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
+            *pos++ = q;
+            __builtin_prefetch(&words[q >> 6], 1, 3);
+        }
+    }
+}
+
+/* The second pass: the bits of n positions set, in key order. */
+LOOP void standard_set(uint64_t *words, const uint64_t *pos, size_t n)
+{
+    for (size_t t = 0; t < n; t++)
+        words[pos[t] >> 6] |= 1ULL << (pos[t] & 63);
+}
+
+/* Batch b hashed and prefetched, then batch b - 1's bits set: a line is
+ * fetched while the up to KEY_BATCH keys before its key are worked, as in
+ * splitblock_portable.c, the positions waiting in two arrays of one batch. */
+void standard_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count)
+{
+    uint64_t *const words = f->words;
+    const uint64_t m = f->m;
+    const unsigned k = f->k;
+    const uint64_t bitflip = xxh3_8_bitflip(seed);
+    uint64_t pos[2][KEY_BATCH * FILTER_K_MAX];
+    for (size_t b = 0; b <= count; b++) {
+        if (b < count)
+            standard_hash(words, m, k, bitflip, &batches[b], pos[b & 1]);
+        if (b > 0)
+            standard_set(words, pos[(b - 1) & 1], batches[b - 1].count * k);
+    }
+}
