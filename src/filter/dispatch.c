@@ -237,9 +237,13 @@ static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_
 {
     return (query_run){f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL, NULL};
 }
+/* The standard layout's inserts: the AVX2 loop in L2 only.  Beyond it the
+ * portable loops (standard_portable.c's one pass for 8-byte xxh3_64 keys,
+ * the stamped ones for others) took fewer instructions and less time
+ * (docs/PERFORMANCE.md, 2026-12-05). */
 static run_insert_fn standard_insert_run_avx2(const filter *f)
 {
-    return inserts_direct(f) ? avx2_standard_insert : NULL;
+    return inserts_direct(f) && fits_in_l2(f) ? avx2_standard_insert : NULL;
 }
 static query_run standard_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_standard_query); }
 static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
