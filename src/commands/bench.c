@@ -1,6 +1,7 @@
 /* bench.c -- `bloomlab bench`; see bench.h for what is timed and how the
  * fraction of the machine's ceiling is computed. */
 #define _GNU_SOURCE
+#include "base/strbuf.h"
 #include "base/clock.h"
 #include "commands/bench.h"
 #include "base/cache.h"
@@ -688,34 +689,6 @@ static int parse_options(int argc, char **argv, bench_options *o, char *keys_tex
 
 /* ---- output --------------------------------------------------------------- */
 
-typedef struct {
-    char *text;
-    size_t len, cap;
-} sbuf;
-
-static void sb_add(sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_add(sbuf *s, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int need = vsnprintf(s->text + s->len, s->cap - s->len, fmt, ap);
-        va_end(ap);
-        if (need < 0)
-            return;
-        if ((size_t)need < s->cap - s->len) {
-            s->len += (size_t)need;
-            return;
-        }
-        size_t cap = 2 * s->cap + (size_t)need;
-        char *bigger = realloc(s->text, cap);
-        if (bigger == NULL)
-            return;
-        s->text = bigger;
-        s->cap = cap;
-    }
-}
-
 #define BENCH_FIELD 32
 #define BENCH_DIGITS 6
 
@@ -788,7 +761,7 @@ static void human_bytes(uint64_t bytes, char *out, size_t size)
 typedef struct {
     const bench_options *o;
     const hasher *hash;
-    sbuf meta;   /* the CSV's leading `#` lines */
+    strbuf meta; /* the CSV's leading `#` lines */
     table rows;  /* BENCH_TABLE_COLUMNS */
     FILE *notes; /* the table as it runs: stdout, or stderr when stdout carries the rows */
     int failed;  /* out of memory for a row */
@@ -1175,24 +1148,21 @@ int cmd_bench(int argc, char **argv)
     keyset *random64 = keyset_open("random64", err, sizeof err);
     for (size_t i = 0; i < o.key_count; i++)
         keysets[i] = keyset_open(o.keys[i], err, sizeof err);
-    bench_run b = {&o, &hash, {malloc(1 << 16), 0, 1 << 16}, {0}, rows_to_stdout(&o) ? stderr : stdout, 0};
+    bench_run b = {&o, &hash, strbuf_heap(), {0}, rows_to_stdout(&o) ? stderr : stdout, 0};
     table_init(&b.rows, BENCH_TABLE_COLUMNS, BENCH_COLUMNS);
-    if (b.meta.text == NULL || random64 == NULL || keysets[0] == NULL || (o.key_count > 1 && keysets[1] == NULL)) {
+    if (b.meta.cut || random64 == NULL || keysets[0] == NULL || (o.key_count > 1 && keysets[1] == NULL)) {
         cli_error(CMD, "out of memory");
         rc = 1;
         goto done;
     }
-    b.meta.text[0] = '\0';
-    sb_add(&b.meta, "# command: bloomlab");
-    for (int i = 0; i < argc; i++)
-        sb_add(&b.meta, " %s", argv[i]);
+    strbuf_argv(&b.meta, "# command: bloomlab", argc, argv);
     char level[160];
     cpu_isa_describe(level, sizeof level);
-    sb_add(&b.meta, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# vector level: %s\n# loops: %s\n",
+    strbuf_printf(&b.meta, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# vector level: %s\n# loops: %s\n",
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
            filter_ops_description());
     for (size_t i = 0; i < o.plugin_count; i++)
-        sb_add(&b.meta, "# plugin: %s ('%s'), beside bloomlab's standard layout (xxh3_64, double) of each size, "
+        strbuf_printf(&b.meta, "# plugin: %s ('%s'), beside bloomlab's standard layout (xxh3_64, double) of each size, "
                         "interleaved, least of %d rounds, both at the standard's m and k, or at the plugin's own "
                         "choice at that size where its create refuses them (the rows' m and k)\n",
                o.plugins[i].spec, o.plugins[i].api->name, PLUGIN_ROUNDS);
@@ -1209,6 +1179,7 @@ int cmd_bench(int argc, char **argv)
     if (o.plugin_count > 0)
         guard_clear();
     note(&b, "peak RSS %.1f MB\n", (double)peak_rss_bytes() / 1e6);
+    b.failed |= b.meta.cut; /* never a CSV with part of its `#` lines */
     if (rc == 0 && b.failed)
         cli_error(CMD, "out of memory for the rows");
     if (rc != 0 || b.failed) {
@@ -1218,7 +1189,7 @@ int cmd_bench(int argc, char **argv)
     if (o.format != FORMAT_TEXT && write_rows(&b) != 0)
         rc = 1;
 done:
-    free(b.meta.text);
+    strbuf_free(&b.meta);
     table_free(&b.rows);
     keyset_close(random64);
     for (size_t i = 0; i < 2; i++)

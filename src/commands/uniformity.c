@@ -1,11 +1,11 @@
 /* uniformity.c -- the chi-square test of bit positions; see uniformity.h. */
 #define _POSIX_C_SOURCE 200809L
+#include "base/strbuf.h"
 #include "commands/uniformity.h"
 #include "base/clock.h"
 
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,34 +281,6 @@ static int check_grid(const uniformity_grid *g)
     return 0;
 }
 
-typedef struct {
-    char *text;
-    size_t len, cap;
-} strbuf;
-
-static void sb_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(strbuf *sb, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int need = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (need < 0)
-        return;
-    if (sb->len + (size_t)need + 1 > sb->cap) {
-        size_t cap = 2 * (sb->len + (size_t)need + 1);
-        char *grown = realloc(sb->text, cap);
-        if (grown == NULL)
-            return;
-        sb->text = grown;
-        sb->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(sb->text + sb->len, sb->cap - sb->len, fmt, ap);
-    va_end(ap);
-    sb->len += (size_t)need;
-}
-
 /* One row per (hash, scheme, keys, m, n, k); ideal once, whatever the
  * hashes.  *rejected counts the rows flagged, *first names the first. */
 static int run_grid(const uniformity_grid *g, strbuf *sb, size_t *rejected, char *first, size_t first_size)
@@ -328,7 +300,7 @@ static int run_grid(const uniformity_grid *g, strbuf *sb, size_t *rejected, char
                                 cli_error(CMD, "cannot allocate %llu counters", (unsigned long long)m);
                                 return -1;
                             }
-                            sb_printf(sb, "%s,%s,%s,%llu,%llu,%u,%.10g,%.0f,%.6g,%s,%llu,%llu,%.2f\n",
+                            strbuf_printf(sb, "%s,%s,%s,%llu,%llu,%u,%.10g,%.0f,%.6g,%s,%llu,%llu,%.2f\n",
                                       scheme == SCHEME_IDEAL ? "ideal" : g->hashes[h].name, scheme_name(scheme),
                                       keyset_spec(g->keysets[ks]), (unsigned long long)m, (unsigned long long)n, k,
                                       r.chi2, r.dof, r.p_value, uniformity_flag(r.p_value),
@@ -365,14 +337,6 @@ static int parse_flags(int argc, char **argv, uniformity_flags *f)
     return 0;
 }
 
-static void join_command(int argc, char **argv, strbuf *sb)
-{
-    sb_printf(sb, "# command: bloomlab");
-    for (int i = 0; i < argc; i++)
-        sb_printf(sb, " %s", argv[i]);
-    sb_printf(sb, "\n");
-}
-
 int cmd_uniformity(int argc, char **argv)
 {
     uniformity_flags f = {"xxh3_64", "double", "random64", "1024", "1e5", "7", "1", NULL};
@@ -393,17 +357,22 @@ int cmd_uniformity(int argc, char **argv)
         grid_free(&g);
         return 2;
     }
-    strbuf sb = {NULL, 0, 0};
-    join_command(argc, argv, &sb);
-    sb_printf(&sb, "# version: bloomlab %s (%s)\n# seed: %llu\n# alpha: %.6g (erfc(5/sqrt 2), two-sided 5 sigma)\n",
+    strbuf sb = strbuf_heap();
+    strbuf_argv(&sb, "# command: bloomlab", argc, argv);
+    strbuf_printf(&sb, "\n");
+    strbuf_printf(&sb, "# version: bloomlab %s (%s)\n# seed: %llu\n# alpha: %.6g (erfc(5/sqrt 2), two-sided 5 sigma)\n",
               BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)g.seed, uniformity_alpha());
-    sb_printf(&sb, "hash,scheme,keys,m,n,k,chi2,dof,p_value,flag,count_min,count_max,ns_per_key\n");
+    strbuf_printf(&sb, "hash,scheme,keys,m,n,k,chi2,dof,p_value,flag,count_min,count_max,ns_per_key\n");
     size_t rejected = 0;
     char first[HASH_NAME_MAX + 256] = "";
     int rc = run_grid(&g, &sb, &rejected, first, sizeof first);
-    if (rc == 0 && sb.text != NULL)
+    if (rc == 0 && sb.cut) { /* never a CSV with rows missing */
+        cli_error(CMD, "out of memory for the output");
+        rc = 1;
+    }
+    if (rc == 0)
         rc = output_write_atomic(f.output, sb.text, sb.len, CMD);
-    free(sb.text);
+    strbuf_free(&sb);
     grid_free(&g);
     /* A rejection is the answer the command exists to give: the rows are
      * written, and the exit status says so to a script or make. */
