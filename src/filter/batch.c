@@ -263,17 +263,6 @@ static int keys8_xxh3_64(const scheme_ctx *ctx, const key_batch *batches, size_t
     return 1;
 }
 
-ALWAYS_INLINE void split_insert(filter *f, const scheme_ctx *ctx, const key_batch *keys)
-{
-    if (keys8_xxh3_64(ctx, keys, 1)) {
-        splitblock_portable_insert_keys8(f, ctx->seed, keys, 1);
-        return;
-    }
-    split_pass ps;
-    split_start(f, ctx, keys, &ps, 1);
-    split_finish_insert(f->words, &ps);
-}
-
 ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const key_batch *keys, unsigned char *answer)
 {
     if (keys8_xxh3_64(ctx, keys, 1))
@@ -526,28 +515,6 @@ ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const filt
     return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && f->stage == NULL && keys8_xxh3_64(ctx, batches, count);
 }
 
-ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
-                                const key_batch *keys)
-{
-    if (split_double(L, S)) {
-        split_insert(f, ctx, keys);
-        return;
-    }
-    if (standard_double_keys8(L, S, f, ctx, keys, 1)) {
-        standard_portable_insert_keys8(f, ctx->seed, keys, 1);
-        return;
-    }
-    batch_env e;
-    env_init(&e, S, f, ctx);
-    if (layout_may_stage(L) && f->stage != NULL) {
-        insert_staged(L, S, &e, ctx, f, keys);
-        return;
-    }
-    pass_state st;
-    insert_start(L, S, &e, ctx, f->words, keys, &st);
-    insert_finish(L, f, f->words, e.k, keys->count, &st);
-}
-
 ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
                                  const key_batch *keys, unsigned char *answer)
 {
@@ -605,6 +572,14 @@ ALWAYS_INLINE void many_insert(layout_kind L, scheme_kind S, filter *f, const sc
             insert_start(L, S, &e, ctx, f->words, &batches[b + 1], &st[(b + 1) & 1]);
         insert_finish(L, f, f->words, e.k, batches[b].count, &st[b & 1]);
     }
+}
+
+/* One batch: the many-batch loop with one (its pipeline then does what a
+ * lone batch's two passes would, and every special case lives in one place). */
+ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
+                                const key_batch *keys)
+{
+    many_insert(L, S, f, ctx, keys, 1);
 }
 
 ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
