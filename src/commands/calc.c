@@ -1,4 +1,5 @@
 /* calc.c -- `bloomlab calc`, the sizing calculator (see calc.h). */
+#include "filter/layout.h"
 #include "commands/calc.h"
 #include "base/numbers.h"
 
@@ -257,8 +258,9 @@ int calc_solve(const struct calc_input *in, struct calc_result *out, char *err, 
         return -1;
     }
     unsigned k = in->have_k ? in->k : 0;
-    if (layout_fixed_k(in->layout) != 0 && k != 0 && k != layout_fixed_k(in->layout)) {
-        set_error(err, err_size, "--k: %u: filter splitblock sets one bit in each of its 8 words: k is 8", k);
+    const struct layout *l = &LAYOUT_TABLE[in->layout];
+    if (l->fixed_k != 0 && k != 0 && k != l->fixed_k) {
+        set_error(err, err_size, "--k: %u: filter %s %s: k is %u", k, l->name, l->fixed_k_why, l->fixed_k);
         return -1;
     }
     out->layout = in->layout;
