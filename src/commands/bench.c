@@ -1,8 +1,8 @@
 /* bench.c -- `bloomlab bench`; see bench.h for what is timed and how the
  * fraction of the machine's ceiling is computed. */
 #define _GNU_SOURCE
-#include "base/strbuf.h"
 #include "base/clock.h"
+#include "base/strbuf.h"
 #include "commands/bench.h"
 #include "base/cache.h"
 

@@ -1,6 +1,6 @@
 /* calc.c -- `bloomlab calc`, the sizing calculator (see calc.h). */
-#include "filter/layout.h"
 #include "commands/calc.h"
+#include "filter/layout.h"
 #include "base/numbers.h"
 
 #include <errno.h>

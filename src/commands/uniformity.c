@@ -1,7 +1,7 @@
 /* uniformity.c -- the chi-square test of bit positions; see uniformity.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "base/strbuf.h"
 #include "commands/uniformity.h"
+#include "base/strbuf.h"
 #include "base/clock.h"
 
 #include <ctype.h>
