@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "base/names.h"
 #include "model/model.h"
 #include "base/numbers.h"
 #include "harness/output.h"
@@ -98,21 +99,7 @@ typedef struct {
     int failed;
 } parse_state;
 
-int experiment_is_grid_key(const char *key)
-{
-    for (int i = 0; i < G_COUNT; i++)
-        if (strcmp(key, GRID_KEYS[i]) == 0)
-            return 1;
-    return 0;
-}
-
-static int grid_key_index(const char *key)
-{
-    for (int i = 0; i < G_COUNT; i++)
-        if (strcmp(key, GRID_KEYS[i]) == 0)
-            return i;
-    return -1;
-}
+static int grid_key_index(const char *key) { return name_index(GRID_KEYS, 0, G_COUNT, key); }
 
 /* Record the first problem as "FILE:LINE: reason", control bytes shown as
  * \xNN (a message is one line); returns 0, inih's "stop". */

@@ -134,8 +134,4 @@ const filter_plugin *cell_plugin(const experiment *e, const cell *c); /* NULL fo
 const char *cell_keys_name(const experiment *e, const cell *c);
 const char *measure_name(measure_kind m);
 
-/* Is `key` a grid key?  (filter, hash, scheme, keys, m, bits_per_item, n, k,
- * trials, queries, measure, deletes, sizing, p, expected_n) */
-int experiment_is_grid_key(const char *key);
-
 #endif
