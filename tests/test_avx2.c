@@ -305,6 +305,51 @@ Test(avx2, splitblock_keys8_against_reference)
     free(batches);
 }
 
+/* A full batch whose key j alone points away from its `packed` slot, at
+ * other bytes (a library user's key): the loops must hash the key it
+ * points at.  Were one lane's pointer missed when a full batch is checked
+ * at once, the loops would hash the slot's old key, and the bits and the
+ * answers would differ from the reference's. */
+Test(avx2, splitblock_keys8_one_key_moved)
+{
+    if (skip())
+        return;
+    enum { NB = 3 };
+    key_batch *batches = malloc(NB * sizeof *batches);
+    cr_assert_not_null(batches);
+    static unsigned char other[8];
+    for (size_t h = 0; h < NKEYS8; h++)
+        for (size_t j = 0; j < KEY_BATCH; j++) {
+            env e;
+            env_open(&e, KEYS8_HASHES[h].name, 0x30b + j);
+            filter vec, one;
+            cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
+            cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
+            for (size_t b = 0; b < NB; b++)
+                keyset_fill(e.ks, e.ctx.seed, NB * KEY_BATCH, KEY_PRESENT, b * KEY_BATCH, KEY_BATCH, &batches[b]);
+            for (size_t c = 0; c < 8; c++)
+                other[c] = (unsigned char)(batches[1].packed[j][c] ^ 0x5a);
+            batches[1].ptr[j] = other;
+            for (size_t b = 0; b < NB; b++)
+                for (size_t t = 0; t < KEY_BATCH; t++)
+                    filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[b].ptr[t], 8, batches[b].id[t]);
+            avx2_splitblock_insert_keys8(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, batches, NB);
+            cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s key %zu moved: bits differ",
+                         e.h.name, j);
+            /* asked of an empty filter, the moved key alone is found where its bits are set */
+            filter_clear(&vec);
+            filter_insert_one(&vec, SCHEME_DOUBLE, &e.ctx, other, 8, 0);
+            unsigned char answer[NB * KEY_BATCH];
+            const size_t yes = avx2_splitblock_query_keys8(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, batches, NB, answer);
+            cr_assert_geq(yes, 1);
+            cr_assert_eq(answer[KEY_BATCH + j], 1, "%s key %zu moved: not found", e.h.name, j);
+            filter_free(&vec);
+            filter_free(&one);
+            keyset_close(e.ks);
+        }
+    free(batches);
+}
+
 /* avx2_batches_keys8: 1 for batches of 8-byte keys whatever their
  * lengths' slots past the count hold, 0 when any key of any batch is not
  * 8 bytes (at each place in a batch). */

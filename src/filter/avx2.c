@@ -564,17 +564,24 @@ LOOP __m256i xxh3_8_x4(__m256i x, __m256i bitflip)
 
 /* 1 when key j of the batch is the j-th 8-byte slot of its `packed` array
  * for every j (what keyset_fill makes): then four keys are one load.  Four
- * pointers a compare, those past the count loaded and expected as zero. */
+ * pointers a compare; a full batch (the usual one) without lane masks,
+ * a short one with those past the count loaded and expected as zero. */
 static int batch_packed(const key_batch *keys)
 {
-    const __m256i slot = _mm256_add_epi64(_mm256_set1_epi64x((long long)(uintptr_t)keys->packed[0]),
-                                          _mm256_setr_epi64x(0, 8, 16, 24));
+    const __m256i four_slots = _mm256_set1_epi64x(32);
+    __m256i want = _mm256_add_epi64(_mm256_set1_epi64x((long long)(uintptr_t)keys->packed[0]),
+                                    _mm256_setr_epi64x(0, 8, 16, 24));
     __m256i differ = _mm256_setzero_si256();
-    for (size_t j = 0; j < keys->count; j += 4) {
+    if (keys->count == KEY_BATCH) {
+        for (size_t j = 0; j < KEY_BATCH; j += 4, want = _mm256_add_epi64(want, four_slots))
+            differ = _mm256_or_si256(
+                differ, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)&keys->ptr[j]), want));
+        return _mm256_testz_si256(differ, differ);
+    }
+    for (size_t j = 0; j < keys->count; j += 4, want = _mm256_add_epi64(want, four_slots)) {
         const __m256i live = lanes4(keys->count - j);
         const __m256i ptr = _mm256_maskload_epi64((const long long *)(const void *)&keys->ptr[j], live);
-        const __m256i want = _mm256_and_si256(live, _mm256_add_epi64(slot, _mm256_set1_epi64x((long long)(8 * j))));
-        differ = _mm256_or_si256(differ, _mm256_xor_si256(ptr, want));
+        differ = _mm256_or_si256(differ, _mm256_xor_si256(ptr, _mm256_and_si256(live, want)));
     }
     return _mm256_testz_si256(differ, differ);
 }
@@ -621,13 +628,18 @@ LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
     return _mm256_xor_si256(lo, hi);
 }
 
-/* The hash of keys j .. j+3 of the batch, as the loops are stamped for it
- * (keyed4: XXH3's bitflip or mulx64's salt in every lane, computed once a
- * call: key_constant). */
+/* The hash of four keys x, as the loops are stamped for it (keyed4:
+ * XXH3's bitflip or mulx64's salt in every lane, computed once a call:
+ * key_constant). */
+LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
+{
+    return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
+}
+
+/* The same of keys j .. j+3 of the batch. */
 LOOP __m256i keys8_hash4(keys8_hash hash, const key_batch *keys, size_t j, int packed, __m256i keyed4)
 {
-    const __m256i x = batch_keys4(keys, j, packed);
-    return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
+    return keys8_hash_x4(hash, batch_keys4(keys, j, packed), keyed4);
 }
 
 /* The same for one key, in scalar. */
@@ -660,24 +672,37 @@ LOOP void split_prefetch(const unsigned char *p, int rw)
         __builtin_prefetch(p, 0, 3);
 }
 
-/* Pass one: hash the batch four keys a step, place every key's block,
+/* Four keys' hashes h (keys j .. j+3): each key's block,
  * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
- * (the array's plus 32 bytes a block, in vector), and prefetch it. */
+ * (the array's plus 32 bytes a block, in vector), staged and prefetched. */
+LOOP void split_place4(__m256i h, __m256i bytes, __m256i blocks, split_stage *s, size_t j, int rw)
+{
+    const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
+    _mm256_storeu_si256((__m256i *)(void *)&s->h[j], h);
+    _mm256_storeu_si256((__m256i *)(void *)&s->block[j], _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
+    split_prefetch(s->block[j], rw);
+    split_prefetch(s->block[j + 1], rw);
+    split_prefetch(s->block[j + 2], rw);
+    split_prefetch(s->block[j + 3], rw);
+}
+
+/* Pass one: hash the batch four keys a step and place every key's block.
+ * A full batch of packed keys (the usual one) runs a loop of its own,
+ * without the per-step checks of where the keys lie and how many are left. */
 LOOP void split_hash(keys8_hash hash, __m256i bytes, __m256i blocks, __m256i keyed4, const key_batch *keys,
                      split_stage *s, int rw)
 {
     const int packed = batch_packed(keys);
     s->count = keys->count;
-    for (size_t j = 0; j < keys->count; j += 4) {
-        const __m256i h = keys8_hash4(hash, keys, j, packed, keyed4);
-        const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
-        _mm256_storeu_si256((__m256i *)(void *)&s->h[j], h);
-        _mm256_storeu_si256((__m256i *)(void *)&s->block[j], _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
-        split_prefetch(s->block[j], rw);
-        split_prefetch(s->block[j + 1], rw);
-        split_prefetch(s->block[j + 2], rw);
-        split_prefetch(s->block[j + 3], rw);
+    if (packed && keys->count == KEY_BATCH) {
+        for (size_t j = 0; j < KEY_BATCH; j += 4) {
+            const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j]);
+            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, blocks, s, j, rw);
+        }
+        return;
     }
+    for (size_t j = 0; j < keys->count; j += 4)
+        split_place4(keys8_hash4(hash, keys, j, packed, keyed4), bytes, blocks, s, j, rw);
 }
 
 /* Pass one for a batch of fewer than four keys (a library user's one key):
@@ -791,11 +816,18 @@ int avx2_batches_keys8(const key_batch *batches, size_t count)
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
     __m256i other = _mm256_setzero_si256();
     for (size_t b = 0; b < count; b++) {
+        const uint32_t *len = batches[b].len;
+        if (batches[b].count == KEY_BATCH) { /* the usual batch: no lane masks */
+            for (size_t j = 0; j < KEY_BATCH; j += 8)
+                other = _mm256_or_si256(
+                    other, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)&len[j]), eight));
+            continue;
+        }
         const __m256i n = _mm256_set1_epi32((int)batches[b].count);
         for (size_t j = 0; j < batches[b].count; j += 8) {
             const __m256i live = _mm256_cmpgt_epi32(n, _mm256_add_epi32(index, _mm256_set1_epi32((int)j)));
-            const __m256i len = _mm256_loadu_si256((const __m256i *)(const void *)&batches[b].len[j]);
-            other = _mm256_or_si256(other, _mm256_and_si256(live, _mm256_xor_si256(len, eight)));
+            const __m256i l8 = _mm256_loadu_si256((const __m256i *)(const void *)&len[j]);
+            other = _mm256_or_si256(other, _mm256_and_si256(live, _mm256_xor_si256(l8, eight)));
         }
     }
     return _mm256_testz_si256(other, other);
