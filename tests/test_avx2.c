@@ -350,6 +350,43 @@ Test(avx2, splitblock_keys8_one_key_moved)
     free(batches);
 }
 
+/* The one-key calls (a library user's key, a batch of one): each key set
+ * alone, then every present and absent key asked alone, against the
+ * reference's bits and answers, each hash. */
+Test(avx2, splitblock_key8_against_reference)
+{
+    if (skip())
+        return;
+    enum { N = 3000 };
+    for (size_t h = 0; h < NKEYS8; h++) {
+        env e;
+        env_open(&e, KEYS8_HASHES[h].name, 0x1e7 + h);
+        filter vec, one;
+        cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
+        cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
+        key_batch b;
+        for (uint64_t i = 0; i < N; i++) {
+            keyset_fill(e.ks, e.ctx.seed, N, KEY_PRESENT, i, 1, &b);
+            avx2_splitblock_insert_key8(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, b.ptr[0]);
+            filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], 8, b.id[0]);
+        }
+        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s: bits differ", e.h.name);
+        uint64_t absent_yes = 0;
+        for (int side = 0; side < 2; side++)
+            for (uint64_t i = 0; i < N; i++) {
+                keyset_fill(e.ks, e.ctx.seed, N, (key_side)side, i, 1, &b);
+                const int yes = avx2_splitblock_query_key8(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, b.ptr[0]);
+                cr_assert_eq(yes, filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], 8, b.id[0]),
+                             "%s side %d key %llu", e.h.name, side, (unsigned long long)i);
+                absent_yes += side == KEY_ABSENT ? (uint64_t)yes : 0;
+            }
+        cr_assert_lt(absent_yes, N / 2, "%s: not every absent key answered present", e.h.name);
+        filter_free(&vec);
+        filter_free(&one);
+        keyset_close(e.ks);
+    }
+}
+
 /* avx2_batches_keys8: 1 for batches of 8-byte keys whatever their
  * lengths' slots past the count hold, 0 when any key of any batch is not
  * 8 bytes (at each place in a batch). */

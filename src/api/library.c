@@ -237,10 +237,32 @@ int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t
     return 0;
 }
 
+/* A batch of the one key (the one-key calls below): only the fields a
+ * batch of one reads are set, not the batch's 32 slots. */
+static void batch_of_one(key_batch *b, const void *key, size_t len)
+{
+    b->count = 1;
+    b->ptr[0] = key_bytes(key);
+    b->len[0] = (uint32_t)len;
+    b->id[0] = 0;
+}
+
+/* One key: bloomlab_add_batch's work without its loops (the layout's
+ * one-batch op, which takes a batch of one key its own way: batch.c's
+ * lone_key_insert, or the split block's one-key path). */
 int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
 {
-    const void *keys[1] = {key};
-    return bloomlab_add_batch(f, keys, &len, 1);
+    if (f == NULL || !key_ok(key, len))
+        return -1;
+    if (!batchable(len)) {
+        const void *keys[1] = {key};
+        return bloomlab_add_batch(f, keys, &len, 1);
+    }
+    key_batch one;
+    batch_of_one(&one, key, len);
+    f->ops.insert(&f->f, &f->ctx, &one);
+    filter_flush(&f->f); /* a staged insert set now, as bloomlab_add_batch does */
+    return 0;
 }
 
 size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
@@ -273,9 +295,16 @@ size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys
 
 int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
 {
-    const void *keys[1] = {key};
-    const size_t found = bloomlab_contains_batch(f, keys, &len, 1, NULL);
-    return found == BLOOMLAB_ERROR ? -1 : (int)found;
+    if (f == NULL || !key_ok(key, len))
+        return -1;
+    if (!batchable(len)) {
+        const void *keys[1] = {key};
+        return (int)bloomlab_contains_batch(f, keys, &len, 1, NULL);
+    }
+    key_batch one;
+    unsigned char answer;
+    batch_of_one(&one, key, len);
+    return (int)f->ops.query(&f->f, &f->ctx, &one, &answer);
 }
 
 /* ---- what a filter is ----------------------------------------------------- */

@@ -718,17 +718,23 @@ LOOP void split_hash_few(keys8_hash hash, unsigned char *bytes, uint64_t blocks,
     }
 }
 
-/* Pass two for key j: OR its mask into its block, or test it there
+/* A key of hash h in its block: its mask ORed in, or tested there
  * (returns 1 when all eight bits are set; insert returns 0). */
-LOOP unsigned split_work(__m256i salt, const split_stage *s, size_t j, int insert)
+LOOP unsigned split_key_work(__m256i salt, uint64_t h, void *block_bytes, int insert)
 {
-    __m256i *block = (__m256i *)(void *)s->block[j];
-    const __m256i mask = splitblock_mask(s->h[j], salt);
+    __m256i *block = (__m256i *)block_bytes;
+    const __m256i mask = splitblock_mask(h, salt);
     if (insert) {
         _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), mask));
         return 0;
     }
     return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
+}
+
+/* Pass two for key j of a staged batch. */
+LOOP unsigned split_work(__m256i salt, const split_stage *s, size_t j, int insert)
+{
+    return split_key_work(salt, s->h[j], s->block[j], insert);
 }
 
 /* Pass two over a whole batch, four keys a step (answers from answer[0]). */
@@ -771,7 +777,7 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
     const uint64_t keyed = key_constant(hash, seed);
     split_stage stage[SPLIT_STAGES];
-    if (count == 1 && batches[0].count < 4) { /* a library user's one key: nothing to overlap */
+    if (count == 1 && batches[0].count < 4) { /* a few keys: nothing to overlap */
         split_hash_few(hash, (unsigned char *)words, blocks, keyed, batches, &stage[0]);
         return split_apply(salt, &stage[0], answer, insert);
     }
@@ -787,6 +793,32 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         }
     }
     return yes;
+}
+
+/* A library user's one key (a batch of one, alone in its call): hash,
+ * block, mask, and nothing staged.  Returns 1 when all eight bits are set
+ * (insert: 0). */
+LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
+                             const unsigned char *key, int insert)
+{
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    const uint64_t h = keys8_hash1(hash, key, key_constant(hash, seed));
+    return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
+}
+
+void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key)
+{
+    if (hash == KEYS8_MULX64)
+        split_lone_key(KEYS8_MULX64, f->words, f->blocks, seed, key, 1);
+    else
+        split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, seed, key, 1);
+}
+
+int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key)
+{
+    if (hash == KEYS8_MULX64)
+        return (int)split_lone_key(KEYS8_MULX64, f->words, f->blocks, seed, key, 0);
+    return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, seed, key, 0);
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)

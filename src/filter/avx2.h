@@ -89,6 +89,11 @@ void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, con
 size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                    size_t count, unsigned char *answer);
 /* 1 when every key of the batches [0, count) is 8 bytes long. */
+/* One 8-byte key (a library user's one-key call, a batch of one): set,
+ * or tested (1 when all eight of its bits are set), the same bits and
+ * answers as the keys8 loops above. */
+void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key);
+int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key);
 int avx2_batches_keys8(const key_batch *batches, size_t count);
 
 #endif

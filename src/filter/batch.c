@@ -515,9 +515,52 @@ ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const filt
     return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && f->stage == NULL && keys8_xxh3_64(ctx, batches, count);
 }
 
+/* A batch of one key (a library user's bloomlab_add or bloomlab_contains)
+ * has no pipeline to fill: the one-key loop, the key hashed as the batch
+ * loops hash it (batch_hash: XXH3 inlined for an 8-byte key), its k
+ * positions set or tested (early exit) in turn.  The same positions as the
+ * reference, which hashes through the registry instead. */
+ALWAYS_INLINE void lone_key_start(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                  const key_batch *keys, batch_env *e, cursor *c)
+{
+    hash128_t hv[KEY_BATCH];
+    env_init(e, S, f, ctx);
+    batch_hash(S, ctx, keys, hv);
+    cursor_start(L, S, e, c, keys->ptr[0], keys->len[0], keys->id[0], hv[0]);
+}
+
+ALWAYS_INLINE void lone_key_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
+                                   const key_batch *keys)
+{
+    batch_env e;
+    cursor c;
+    lone_key_start(L, S, f, ctx, keys, &e, &c);
+    for (unsigned i = 0; i < e.k; i++)
+        f->saturations += position_add(L, f->words, cursor_position(L, S, &e, &c, i));
+}
+
+ALWAYS_INLINE size_t lone_key_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
+                                    const key_batch *keys, unsigned char *answer)
+{
+    batch_env e;
+    cursor c;
+    lone_key_start(L, S, f, ctx, keys, &e, &c);
+    unsigned all = 1;
+    for (unsigned i = 0; i < e.k && all; i++)
+        all = position_set(L, f->words, cursor_position(L, S, &e, &c, i));
+    if (answer != NULL)
+        answer[0] = (unsigned char)all;
+    return all;
+}
+
 ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
                                  const key_batch *keys, unsigned char *answer)
 {
+    if (keys->count == 1 && !split_double(L, S)) {
+        if (layout_may_stage(L))
+            require_flushed(f);
+        return lone_key_query(L, S, f, ctx, keys, answer);
+    }
     if (split_double(L, S))
         return split_query(f, ctx, keys, answer);
     if (layout_may_stage(L))
@@ -579,7 +622,10 @@ ALWAYS_INLINE void many_insert(layout_kind L, scheme_kind S, filter *f, const sc
 ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
                                 const key_batch *keys)
 {
-    many_insert(L, S, f, ctx, keys, 1);
+    if (keys->count == 1 && !split_double(L, S) && !(layout_may_stage(L) && f->stage != NULL))
+        lone_key_insert(L, S, f, ctx, keys);
+    else
+        many_insert(L, S, f, ctx, keys, 1);
 }
 
 ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,

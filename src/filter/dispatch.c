@@ -316,7 +316,10 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
     }                                                                                                        \
     static void insert_##tag##_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b)                   \
     {                                                                                                        \
-        insert_many_##tag##_##isa(f, ctx, b, 1);                                                             \
+        if (b->count == 1) /* one key: nothing to vectorise (batch.c's lone_key_insert) */                   \
+            insert_##stamped(f, ctx, b);                                                                     \
+        else                                                                                                 \
+            insert_many_##tag##_##isa(f, ctx, b, 1);                                                         \
     }                                                                                                        \
     static size_t query_many_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,       \
                                            size_t n)                                                         \
@@ -328,6 +331,8 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
     static size_t query_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,            \
                                       unsigned char *answer)                                                 \
     {                                                                                                        \
+        if (b->count == 1) /* one key: batch.c's lone_key_query */                                           \
+            return query_##stamped(f, ctx, b, answer);                                                       \
         query_run run = tag##_query_run_##isa(f);                                                            \
         return run.hashed != NULL ? runs_query(f, ctx, b, 1, answer, run, (run_hashing){LEVEL, H1_ONLY})     \
                                   : query_##stamped(f, ctx, b, answer);                                 \
@@ -384,9 +389,12 @@ static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const 
 static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
 {
     keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, 1, &hash))
-        avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);
-    else
+    if (split_8_byte_keys(f, ctx, b, 1, &hash)) {
+        if (b->count == 1)
+            avx2_splitblock_insert_key8(f, hash, ctx->seed, b->ptr[0]);
+        else
+            avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);
+    } else
         insert_splitblock_avx2_hashed(f, ctx, b);
 }
 static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
@@ -399,8 +407,14 @@ static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx,
 static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
 {
     keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, 1, &hash))
-        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);
+    if (split_8_byte_keys(f, ctx, b, 1, &hash)) {
+        if (b->count != 1)
+            return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);
+        const int all = avx2_splitblock_query_key8(f, hash, ctx->seed, b->ptr[0]);
+        if (answer != NULL)
+            answer[0] = (unsigned char)all;
+        return (size_t)all;
+    }
     return query_splitblock_avx2_hashed(f, ctx, b, answer);
 }
 /* The split block's AVX2 ops above, for the layout table. */
