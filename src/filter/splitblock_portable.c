@@ -104,6 +104,12 @@ LOOP size_t split_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const k
                         unsigned char *answer, int insert)
 {
     const uint64_t bitflip = xxh3_8_bitflip(seed);
+    if (count == 1 && batches[0].count == 1) { /* a library user's one key: nothing to overlap */
+        const uint64_t h = xxh3_8(batches[0].ptr[0], bitflip);
+        uint64_t *one = &words[block_word(h, blocks)];
+        const uint32_t h32_one = (uint32_t)h;
+        return split_work(&one, &h32_one, 1, answer, insert);
+    }
     uint64_t *block[2][KEY_BATCH];
     uint32_t h32[2][KEY_BATCH];
     size_t yes = 0, done = 0; /* done: keys of the batches before the one worked */
