@@ -113,6 +113,54 @@ Test(bench, csv_fractions_follow_their_definition, .timeout = 60)
     free(csv);
 }
 
+/* --peers: each configuration through the batch loops (system bloomlab)
+ * and, with xxh3_64 (the library's hash), through the library's one-key
+ * calls (system bloomlab-one-key), the same filter sizes; another hash has
+ * no library to call, so no one-key rows. */
+static size_t peers_rows(const char *hash, char systems[8][32], char layouts[8][16], double *m)
+{
+    char path[] = "/tmp/bloomlab-peers-XXXXXX";
+    close(mkstemp(path));
+    char args[256];
+    snprintf(args, sizeof args, "bench --peers 2000 --hash %s --ops 2e4 --quiet -o %s", hash, path);
+    cli_result r = run_cli(args);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cli_free(&r);
+    char *csv = slurp(path);
+    unlink(path);
+    const char *header = strstr(csv, "section,");
+    cr_assert_not_null(header);
+    size_t rows = 0;
+    for (const char *line = strstr(header, "\npeers,"); line != NULL; line = strstr(line, "\npeers,")) {
+        line++;
+        cr_assert_lt(rows, 8);
+        csv_text(header, line, "system", systems[rows], 32);
+        csv_text(header, line, "filter", layouts[rows], 16);
+        m[rows] = csv_field(header, line, "m");
+        cr_assert(csv_field(header, line, "ns_insert") > 0 && csv_field(header, line, "ns_absent") > 0 &&
+                  csv_field(header, line, "ns_present") > 0, "%s", line);
+        rows++;
+    }
+    free(csv);
+    return rows;
+}
+
+Test(bench, peers_rows_with_the_one_key_path, .timeout = 120)
+{
+    char systems[8][32], layouts[8][16];
+    double m[8];
+    cr_assert_eq(peers_rows("xxh3_64", systems, layouts, m), 6);
+    for (size_t i = 0; i < 6; i += 2) {
+        cr_assert_str_eq(systems[i], "bloomlab");
+        cr_assert_str_eq(systems[i + 1], "bloomlab-one-key");
+        cr_assert_str_eq(layouts[i], layouts[i + 1]);
+        cr_assert_eq(m[i], m[i + 1], "the same filter size both ways");
+    }
+    cr_assert_eq(peers_rows("mulx64", systems, layouts, m), 3);
+    for (size_t i = 0; i < 3; i++)
+        cr_assert_str_eq(systems[i], "bloomlab");
+}
+
 /* A tiny bench with filter plugins: at each size, the plugin's row (system =
  * its name) beside a bloomlab row of the same n, both section plugin, and the
  * layouts' own rows (system = bloomlab) at the same sizes. */

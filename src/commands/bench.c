@@ -33,6 +33,7 @@
 #include "harness/speed.h"
 #include "model/theory.h"
 #include "base/version.h"
+#include "bloomlab/bloomlab.h"
 
 #define CMD "bench"
 #define WARM_UP_QUERIES 200000 /* asked untimed between the fill and the timed queries */
@@ -317,11 +318,80 @@ static size_t make_chunk(const bench_cell *c, key_side side, uint64_t first, uin
     return b;
 }
 
+/* The calls a timing makes: bloomlab's batch loops over a chunk of
+ * batches (the layout's insert_many / query_many, as the experiments call
+ * them), or the library's one-key calls (bloomlab_add, bloomlab_contains:
+ * a key a call, the path a library user takes), each a pair of functions
+ * over the same filter. */
+typedef struct timed timed;
+struct timed {
+    int (*clear)(timed *t); /* the filter empty again: 0, or -1 (no memory) */
+    void (*insert)(timed *t, const key_batch *chunk, size_t batches, int last); /* last: the fill's last chunk */
+    uint64_t (*query)(const timed *t, const key_batch *chunk, size_t batches, int as_sweep); /* "present" answers */
+    /* the batch loops' */
+    filter f;
+    filter_ops ops;
+    scheme_ctx ctx;
+    /* the library's */
+    bloomlab_filter *library;
+    const char *layout;
+    uint64_t m;
+    unsigned k;
+};
+
+static int loops_clear(timed *t)
+{
+    filter_clear(&t->f);
+    return 0;
+}
+
+static void loops_insert(timed *t, const key_batch *chunk, size_t batches, int last)
+{
+    t->ops.insert_many(&t->f, &t->ctx, chunk, batches);
+    if (last)
+        filter_flush(&t->f); /* staged inserts (filters.h) count in the time */
+}
+
+static uint64_t loops_query(const timed *t, const key_batch *chunk, size_t batches, int as_sweep)
+{
+    if (!as_sweep)
+        return t->ops.query_many(&t->f, &t->ctx, chunk, batches);
+    uint64_t yes = 0;
+    for (size_t b = 0; b < batches; b += SWEEP_QUERY_BATCHES)
+        yes += t->ops.query_many(&t->f, &t->ctx, &chunk[b], batches - b < SWEEP_QUERY_BATCHES ? batches - b : SWEEP_QUERY_BATCHES);
+    return yes;
+}
+
+/* The library has no clear: a fresh filter (off the clock). */
+static int library_clear(timed *t)
+{
+    bloomlab_free(t->library);
+    t->library = bloomlab_create_mk(t->layout, t->m, t->k, NULL, 0);
+    return t->library != NULL ? 0 : -1;
+}
+
+static void library_insert(timed *t, const key_batch *chunk, size_t batches, int last)
+{
+    (void)last; /* every bloomlab_add leaves its filter ready to be asked */
+    for (size_t b = 0; b < batches; b++)
+        for (size_t j = 0; j < chunk[b].count; j++)
+            bloomlab_add(t->library, chunk[b].ptr[j], chunk[b].len[j]);
+}
+
+static uint64_t library_query(const timed *t, const key_batch *chunk, size_t batches, int as_sweep)
+{
+    (void)as_sweep;
+    uint64_t yes = 0;
+    for (size_t b = 0; b < batches; b++)
+        for (size_t j = 0; j < chunk[b].count; j++)
+            yes += (uint64_t)bloomlab_contains(t->library, chunk[b].ptr[j], chunk[b].len[j]);
+    return yes;
+}
+
 /* ns per insert: the median over fills of the empty filter with its n
  * keys -- as many fills as --ops inserts take, and PASSES at least when a
- * fill is no more than --ops keys. */
-static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops, const scheme_ctx *ctx,
-                           key_batch *chunk)
+ * fill is no more than --ops keys.  NAN when a fresh filter cannot be made. */
+static double time_inserts(const bench_cell *c, timed *t, key_batch *chunk)
 {
     uint64_t fills = c->n >= c->ops ? 1 : (c->ops + c->n - 1) / c->n;
     if (c->n <= c->ops && fills < PASSES)
@@ -331,14 +401,15 @@ static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops
         return NAN;
     for (uint64_t r = 0; r < fills; r++) {
         double seconds = 0;
-        filter_clear(f);
+        if (t->clear(t) != 0) {
+            free(ns);
+            return NAN;
+        }
         for (uint64_t first = 0; first < c->n;) {
             uint64_t want = c->n - first < CHUNK * KEY_BATCH ? c->n - first : CHUNK * KEY_BATCH;
             size_t batches = make_chunk(c, KEY_PRESENT, first, want, chunk);
             double t0 = now_seconds();
-            ops->insert_many(f, ctx, chunk, batches);
-            if (first + want == c->n)
-                filter_flush(f); /* staged inserts (filters.h) count in the time */
+            t->insert(t, chunk, batches, first + want == c->n);
             seconds += now_seconds() - t0;
             first += want;
         }
@@ -350,10 +421,10 @@ static double time_inserts(const bench_cell *c, filter *f, const filter_ops *ops
 }
 
 /* ns per query over c->ops keys of one side (present keys cycle through the
- * n inserted), through query_many over a whole chunk, or over the sweep's
- * SWEEP_QUERY_BATCHES batches at a time (as_sweep). */
-static double time_query_pass(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
-                              key_side side, key_batch *chunk, int as_sweep, uint64_t *yes_out)
+ * n inserted), over a whole chunk at a time, or as the sweep calls the
+ * batch loops (as_sweep: SWEEP_QUERY_BATCHES batches at a time). */
+static double time_query_pass(const bench_cell *c, const timed *t, key_side side, key_batch *chunk, int as_sweep,
+                              uint64_t *yes_out)
 {
     double seconds = 0;
     uint64_t yes = 0, asked = 0;
@@ -367,11 +438,7 @@ static double time_query_pass(const bench_cell *c, const filter *f, const filter
             want = room;
         size_t batches = make_chunk(c, side, first, want, chunk);
         double t0 = now_seconds();
-        if (as_sweep)
-            for (size_t b = 0; b < batches; b += SWEEP_QUERY_BATCHES)
-                yes += ops->query_many(f, ctx, &chunk[b], batches - b < SWEEP_QUERY_BATCHES ? batches - b : SWEEP_QUERY_BATCHES);
-        else
-            yes += ops->query_many(f, ctx, chunk, batches);
+        yes += t->query(t, chunk, batches, as_sweep);
         seconds += now_seconds() - t0;
         asked += want;
     }
@@ -381,39 +448,61 @@ static double time_query_pass(const bench_cell *c, const filter *f, const filter
 
 /* The median of `passes` passes of time_query_pass; *yes_out is the
  * "present" count of one pass (every pass asks the same keys). */
-static double time_queries(const bench_cell *c, const filter *f, const filter_ops *ops, const scheme_ctx *ctx,
-                           key_side side, key_batch *chunk, int as_sweep, unsigned passes, uint64_t *yes_out)
+static double time_queries(const bench_cell *c, const timed *t, key_side side, key_batch *chunk, int as_sweep,
+                           unsigned passes, uint64_t *yes_out)
 {
     double ns[PASSES];
     for (unsigned p = 0; p < passes; p++)
-        ns[p] = time_query_pass(c, f, ops, ctx, side, chunk, as_sweep, yes_out);
+        ns[p] = time_query_pass(c, t, side, chunk, as_sweep, yes_out);
     return stats_median(ns, passes);
+}
+
+/* A filter's n keys inserted, then absent and present keys asked (after
+ * an untimed warm-up: bench.h); as the sweep calls them too where `sweep`.
+ * 0, or -1 out of memory. */
+static int time_calls(const bench_cell *c, timed *t, int sweep, bench_timing *out)
+{
+    key_batch *chunk = malloc(CHUNK * sizeof *chunk);
+    if (chunk == NULL)
+        return -1;
+    out->ns_insert = time_inserts(c, t, chunk);
+    uint64_t yes;
+    bench_cell warm = *c; /* untimed: see bench.h */
+    warm.ops = c->ops < WARM_UP_QUERIES ? c->ops : WARM_UP_QUERIES;
+    time_queries(&warm, t, KEY_ABSENT, chunk, 0, 1, &yes);
+    out->ns_absent = time_queries(c, t, KEY_ABSENT, chunk, 0, PASSES, &yes);
+    out->absent_yes = (double)yes / (double)c->ops;
+    out->ns_absent_sweep = sweep ? time_queries(c, t, KEY_ABSENT, chunk, 1, PASSES, &yes) : NAN;
+    out->ns_present = time_queries(c, t, KEY_PRESENT, chunk, 0, PASSES, &yes);
+    out->present_missing = yes != c->ops;
+    free(chunk);
+    return isnan(out->ns_insert) ? -1 : 0;
 }
 
 static int time_filter(const bench_cell *c, bench_timing *out)
 {
-    filter f;
-    key_batch *chunk = malloc(CHUNK * sizeof *chunk);
-    if (chunk == NULL || filter_init(&f, c->layout, c->m, c->k) != 0) {
-        free(chunk);
+    timed t = {.clear = loops_clear, .insert = loops_insert, .query = loops_query};
+    if (filter_init(&t.f, c->layout, c->m, c->k) != 0)
         return -1;
-    }
-    filter_ops ops = filter_ops_for(c->layout, c->scheme);
-    scheme_ctx ctx = {c->hash, c->seed, log2_floor(c->m)};
-    out->ns_insert = time_inserts(c, &f, &ops, &ctx, chunk);
-    out->fill = (double)filter_bits_set(&f) / (double)c->m;
-    uint64_t yes;
-    bench_cell warm = *c; /* untimed: see bench.h */
-    warm.ops = c->ops < WARM_UP_QUERIES ? c->ops : WARM_UP_QUERIES;
-    time_queries(&warm, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, 1, &yes);
-    out->ns_absent = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 0, PASSES, &yes);
-    out->absent_yes = (double)yes / (double)c->ops;
-    out->ns_absent_sweep = time_queries(c, &f, &ops, &ctx, KEY_ABSENT, chunk, 1, PASSES, &yes);
-    out->ns_present = time_queries(c, &f, &ops, &ctx, KEY_PRESENT, chunk, 0, PASSES, &yes);
-    out->present_missing = yes != c->ops;
-    filter_free(&f);
-    free(chunk);
-    return 0;
+    t.ops = filter_ops_for(c->layout, c->scheme);
+    t.ctx = (scheme_ctx){c->hash, c->seed, log2_floor(c->m)};
+    int rc = time_calls(c, &t, 1, out);
+    out->fill = (double)filter_bits_set(&t.f) / (double)c->m;
+    filter_free(&t.f);
+    return rc;
+}
+
+/* The same through the library's one-key calls: a filter of c's layout,
+ * m and k made by bloomlab_create_mk, which hashes with xxh3_64 and the
+ * layout's default scheme (the caller's cell says so). */
+static int time_library_one_key(const bench_cell *c, bench_timing *out)
+{
+    timed t = {.clear = library_clear, .insert = library_insert, .query = library_query,
+               .layout = layout_name(c->layout), .m = c->m, .k = c->k};
+    int rc = time_calls(c, &t, 0, out);
+    out->fill = NAN;
+    bloomlab_free(t.library);
+    return rc;
 }
 
 /* What a sweep pays per absent query: keyset_fill inside the clock. */
@@ -483,7 +572,9 @@ static const char USAGE[] =
     "  --peers N       the peers kit's configurations (../shared/peers: make\n"
     "                  bench-peers) at n = N keys: standard at 10 bits per key,\n"
     "                  k = 7; splitblock at 10.67 and 10 bits per key, k = 8;\n"
-    "                  each beside the floor (lines touched x ceiling)\n"
+    "                  each beside the floor (lines touched x ceiling); with\n"
+    "                  xxh3_64 each also through the library's one-key calls\n"
+    "                  (bloomlab_add, bloomlab_contains: system bloomlab-one-key)\n"
     "  --hash H        with --peers: the configurations' hash (default xxh3_64;\n"
     "                  mulx64 is Boost.Bloom's own mix of a 64-bit key, for a\n"
     "                  comparison hash for hash)\n"
@@ -1057,16 +1148,21 @@ static int run_harness(bench_run *b, keyset *random64)
 }
 
 /* One configuration, the run's hash + double on random64 keys at n items and
- * bits_per_key: timed, beside the ceiling at its size, into a row of the
- * section (the peers').  0, or -1 after one
- * line. */
+ * bits_per_key: timed by `timing` (the batch loops, or the library's
+ * one-key calls), beside the ceiling at its size, into a row of the
+ * section (the peers').  0, or -1 after one line. */
 static int time_config(bench_run *b, keyset *random64, layout_kind layout, double n, double bits_per_key, unsigned k,
-                       const char *section, row *r, bench_timing *t, ceiling *c)
+                       int (*timing)(const bench_cell *, bench_timing *), const char *section, row *r,
+                       bench_timing *t, ceiling *c)
 {
     bench_cell cell = {layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)n, k, b->o->ops, b->o->seed};
     cell.m = layout_fit_m(layout, (uint64_t)llround(n * bits_per_key));
-    if (time_filter(&cell, t) != 0) {
+    if (timing(&cell, t) != 0) {
         cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
+        return -1;
+    }
+    if (t->present_missing) {
+        cli_error(CMD, "%s: a present key was answered absent (a bug)", layout_name(layout));
         return -1;
     }
     if (ceiling_at(b, layout_bytes(cell.layout, cell.m), c) != 0)
@@ -1083,7 +1179,11 @@ static int time_config(bench_run *b, keyset *random64, layout_kind layout, doubl
 
 /* The peers kit's configurations at one n (scripts/bench-peers.sh runs
  * them interleaved with the kit's driver): rows of section "peers", each
- * with the floor's lines and ceiling (row_ceiling). */
+ * with the floor's lines and ceiling (row_ceiling).  With xxh3_64 (the
+ * library's hash; each configuration's scheme, double, is its layout's
+ * default) each configuration also through the library's one-key calls,
+ * system "bloomlab-one-key": what a library user's bloomlab_add and
+ * bloomlab_contains cost, against the peers' per-key calls. */
 static int run_peers(bench_run *b, keyset *random64)
 {
     static const struct {
@@ -1091,21 +1191,28 @@ static int run_peers(bench_run *b, keyset *random64)
         double bits_per_key;
         unsigned k;
     } CONFIGS[] = {{LAYOUT_STANDARD, 10, 7}, {LAYOUT_SPLITBLOCK, 256.0 / 24, 8}, {LAYOUT_SPLITBLOCK, 10, 8}};
+    static const struct {
+        int (*timing)(const bench_cell *, bench_timing *);
+        const char *system;
+    } PATHS[] = {{time_filter, "bloomlab"}, {time_library_one_key, "bloomlab-one-key"}};
     const uint64_t n = b->o->peers_n;
+    const size_t paths = strcmp(b->hash->name, "xxh3_64") == 0 ? 2 : 1;
     note(b, "peers' configurations: %s + double on random64 keys (8 bytes), ns per key\n", b->hash->name);
-    for (size_t i = 0; i < sizeof CONFIGS / sizeof CONFIGS[0]; i++) {
-        bench_timing t;
-        ceiling c;
-        row r;
-        if (time_config(b, random64, CONFIGS[i].layout, (double)n, CONFIGS[i].bits_per_key, CONFIGS[i].k, "peers", &r,
-                        &t, &c) != 0)
-            return -1;
-        row_add(b, &r);
-        note(b, "%-11s n=%-5.0e %5.2f b/key k=%u  insert %6.2f  absent %6.2f  present %6.2f ns;  floors %.2f / %.2f / %.2f\n",
-             r.filter, (double)n, r.v[V_BPI], CONFIGS[i].k, t.ns_insert, t.ns_absent, t.ns_present,
-             r.v[V_LINES_PRESENT] * r.v[V_NS_UPDATE], r.v[V_LINES_ABSENT] * r.v[V_NS_INDEP],
-             r.v[V_LINES_PRESENT] * r.v[V_NS_INDEP]);
-    }
+    for (size_t i = 0; i < sizeof CONFIGS / sizeof CONFIGS[0]; i++)
+        for (size_t p = 0; p < paths; p++) {
+            bench_timing t;
+            ceiling c;
+            row r;
+            if (time_config(b, random64, CONFIGS[i].layout, (double)n, CONFIGS[i].bits_per_key, CONFIGS[i].k,
+                            PATHS[p].timing, "peers", &r, &t, &c) != 0)
+                return -1;
+            r.system = PATHS[p].system;
+            row_add(b, &r);
+            note(b, "%-11s n=%-5.0e %5.2f b/key k=%u  insert %6.2f  absent %6.2f  present %6.2f ns;  floors %.2f / %.2f / %.2f  (%s)\n",
+                 r.filter, (double)n, r.v[V_BPI], CONFIGS[i].k, t.ns_insert, t.ns_absent, t.ns_present,
+                 r.v[V_LINES_PRESENT] * r.v[V_NS_UPDATE], r.v[V_LINES_ABSENT] * r.v[V_NS_INDEP],
+                 r.v[V_LINES_PRESENT] * r.v[V_NS_INDEP], PATHS[p].system);
+        }
     return 0;
 }
 
