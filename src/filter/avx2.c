@@ -664,45 +664,50 @@ typedef struct {
     size_t count;
 } split_stage;
 
-LOOP void split_prefetch(const unsigned char *p, int rw)
+/* How pass one prefetches a block: not at all while the filter fits in L2
+ * (there the prefetches cost more than they hide: docs/PERFORMANCE.md),
+ * else for reading or for writing. */
+enum { FETCH_NONE, FETCH_READ, FETCH_WRITE };
+
+LOOP void split_prefetch(const unsigned char *p, int fetch)
 {
-    if (rw)
+    if (fetch == FETCH_WRITE)
         __builtin_prefetch(p, 1, 3);
-    else
+    else if (fetch == FETCH_READ)
         __builtin_prefetch(p, 0, 3);
 }
 
 /* Four keys' hashes h (keys j .. j+3): each key's block,
  * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
  * (the array's plus 32 bytes a block, in vector), staged and prefetched. */
-LOOP void split_place4(__m256i h, __m256i bytes, __m256i blocks, split_stage *s, size_t j, int rw)
+LOOP void split_place4(__m256i h, __m256i bytes, __m256i blocks, split_stage *s, size_t j, int fetch)
 {
     const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
     _mm256_storeu_si256((__m256i *)(void *)&s->h[j], h);
     _mm256_storeu_si256((__m256i *)(void *)&s->block[j], _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
-    split_prefetch(s->block[j], rw);
-    split_prefetch(s->block[j + 1], rw);
-    split_prefetch(s->block[j + 2], rw);
-    split_prefetch(s->block[j + 3], rw);
+    split_prefetch(s->block[j], fetch);
+    split_prefetch(s->block[j + 1], fetch);
+    split_prefetch(s->block[j + 2], fetch);
+    split_prefetch(s->block[j + 3], fetch);
 }
 
 /* Pass one: hash the batch four keys a step and place every key's block.
  * A full batch of packed keys (the usual one) runs a loop of its own,
  * without the per-step checks of where the keys lie and how many are left. */
 LOOP void split_hash(keys8_hash hash, __m256i bytes, __m256i blocks, __m256i keyed4, const key_batch *keys,
-                     split_stage *s, int rw)
+                     split_stage *s, int fetch)
 {
     const int packed = batch_packed(keys);
     s->count = keys->count;
     if (packed && keys->count == KEY_BATCH) {
         for (size_t j = 0; j < KEY_BATCH; j += 4) {
             const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j]);
-            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, blocks, s, j, rw);
+            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, blocks, s, j, fetch);
         }
         return;
     }
     for (size_t j = 0; j < keys->count; j += 4)
-        split_place4(keys8_hash4(hash, keys, j, packed, keyed4), bytes, blocks, s, j, rw);
+        split_place4(keys8_hash4(hash, keys, j, packed, keyed4), bytes, blocks, s, j, fetch);
 }
 
 /* Pass one for a batch of fewer than four keys (a library user's one key):
@@ -768,10 +773,11 @@ LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *ans
 #define SPLIT_STAGES (SPLIT_BEHIND + 1)
 
 /* Batch b hashed and prefetched, then batch b - SPLIT_BEHIND set or tested:
- * no per-key bookkeeping, each pass a plain loop over a batch.  The hash is
- * a constant at each call: one loop stamped per hash. */
+ * no per-key bookkeeping, each pass a plain loop over a batch.  The hash and
+ * the prefetch (fetch) are constants at each call: one loop stamped per
+ * pair. */
 LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
-                             const key_batch *batches, size_t count, unsigned char *answer, int insert)
+                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
@@ -785,7 +791,7 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     size_t yes = 0, done = 0;
     for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
         if (t < count)
-            split_hash(hash, bytes, b, keyed4, &batches[t], &stage[t % SPLIT_STAGES], insert);
+            split_hash(hash, bytes, b, keyed4, &batches[t], &stage[t % SPLIT_STAGES], fetch);
         if (t >= SPLIT_BEHIND) {
             const split_stage *s = &stage[(t - SPLIT_BEHIND) % SPLIT_STAGES];
             yes += split_apply(salt, s, answer != NULL ? answer + done : NULL, insert);
@@ -821,23 +827,40 @@ int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, 
     return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, seed, key, 0);
 }
 
+/* One hash's loops, stamped with and without prefetching (beyond L2 or in
+ * it) and, for a query, with and without the answers' stores. */
+LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
+{
+    if (beyond_l2(f))
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE);
+    else
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE);
+}
+
+LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                              unsigned char *answer)
+{
+    uint64_t *words = f->words;
+    if (beyond_l2(f))
+        return answer == NULL ? splitblock_keys8(hash, words, f->blocks, seed, batches, count, NULL, 0, FETCH_READ)
+                              : splitblock_keys8(hash, words, f->blocks, seed, batches, count, answer, 0, FETCH_READ);
+    return answer == NULL ? splitblock_keys8(hash, words, f->blocks, seed, batches, count, NULL, 0, FETCH_NONE)
+                          : splitblock_keys8(hash, words, f->blocks, seed, batches, count, answer, 0, FETCH_NONE);
+}
+
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
 {
     if (hash == KEYS8_MULX64)
-        splitblock_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, NULL, 1);
+        split_insert_stamp(KEYS8_MULX64, f, seed, batches, count);
     else
-        splitblock_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, NULL, 1);
+        split_insert_stamp(KEYS8_XXH3_64, f, seed, batches, count);
 }
 
-/* Four stampings: each hash, with and without the answers' stores. */
 size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                    size_t count, unsigned char *answer)
 {
-    if (hash == KEYS8_MULX64)
-        return answer == NULL ? splitblock_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, NULL, 0)
-                              : splitblock_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, answer, 0);
-    return answer == NULL ? splitblock_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, NULL, 0)
-                          : splitblock_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, answer, 0);
+    return hash == KEYS8_MULX64 ? split_query_stamp(KEYS8_MULX64, f, seed, batches, count, answer)
+                                : split_query_stamp(KEYS8_XXH3_64, f, seed, batches, count, answer);
 }
 
 /* 1 when every key of the batches is 8 bytes long: eight lengths a
