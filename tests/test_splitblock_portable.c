@@ -3,8 +3,9 @@
  * / filter_query_one): the same bits and the same answers, present and
  * absent keys, called directly and through the portable dispatch
  * (filter_ops_portable), over runs of 1 to 9 batches of uneven sizes and
- * filters from 7 blocks to past 2^32 bits.  Through the dispatch, a run
- * with a key that is not 8 bytes long, or a hash other than xxh3_64, must
+ * filters from 7 blocks to past 2^32 bits, each hash the loops compute
+ * (xxh3_64, mulx64).  Through the dispatch, a run
+ * with a key that is not 8 bytes long, or a hash other than those, must
  * take the loops that hash through the registry: those keys are each in an
  * allocation of their own length, so that a loop reading 8 bytes of them
  * is a heap overflow under the sanitizers' pass.  Runs in the portable pass
@@ -12,15 +13,23 @@
 #include "filter/splitblock_portable.h"
 #include "keys8_loops.h"
 
+/* The loops' name for the run's hash (xxh3_64 or mulx64). */
+static keys8_hash hash_of(const scheme_ctx *ctx)
+{
+    keys8_hash hash;
+    cr_assert(keys8_hash_of(ctx->hash, &hash), "%s is not a keys8 hash", ctx->hash->name);
+    return hash;
+}
+
 static void direct_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
-    splitblock_portable_insert_keys8(f, ctx->seed, batches, nb);
+    splitblock_portable_insert_keys8(f, hash_of(ctx), ctx->seed, batches, nb);
 }
 
 static size_t direct_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
                            unsigned char *answer)
 {
-    return splitblock_portable_query_keys8(f, ctx->seed, batches, nb, answer);
+    return splitblock_portable_query_keys8(f, hash_of(ctx), ctx->seed, batches, nb, answer);
 }
 
 static const loops DIRECT = {"direct", LAYOUT_SPLITBLOCK, 8, direct_insert, direct_query};
@@ -32,14 +41,18 @@ static const uint64_t SIZES[] = {256 * 7, 256 * 4099, 10670080, (1ULL << 31) + 2
 
 Test(splitblock_portable, keys8_direct)
 {
-    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++)
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
         check_size(&DIRECT, "xxh3_64", 0, SIZES[i], 3000);
+        check_size(&DIRECT, "mulx64", 0, SIZES[i], 3000);
+    }
 }
 
 Test(splitblock_portable, keys8_dispatch)
 {
-    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++)
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
         check_size(&DISPATCH, "xxh3_64", 0, SIZES[i], 3000);
+        check_size(&DISPATCH, "mulx64", 0, SIZES[i], 3000);
+    }
 }
 
 /* Mixed lengths (a key of 1 to 7 or 16 bytes among 8-byte ones, in some
@@ -48,7 +61,7 @@ Test(splitblock_portable, fallbacks)
 {
     static const unsigned ODD[] = {37, 200, 1000};
     for (size_t i = 0; i < sizeof ODD / sizeof ODD[0]; i++)
-        check_size(&DISPATCH, "xxh3_64", ODD[i], 256 * 4099, 3000);
+        check_size(&DISPATCH, i % 2 ? "mulx64" : "xxh3_64", ODD[i], 256 * 4099, 3000);
     check_size(&DISPATCH, "xxh3_128", 0, 256 * 4099, 3000);
     check_size(&DISPATCH, "murmur3_128", 0, 256 * 7, 1000);
 }

@@ -630,7 +630,7 @@ LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
 
 /* The hash of four keys x, as the loops are stamped for it (keyed4:
  * XXH3's bitflip or mulx64's salt in every lane, computed once a call:
- * key_constant). */
+ * keys8_constant). */
 LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 {
     return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
@@ -640,20 +640,6 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 LOOP __m256i keys8_hash4(keys8_hash hash, const key_batch *keys, size_t j, int packed, __m256i keyed4)
 {
     return keys8_hash_x4(hash, batch_keys4(keys, j, packed), keyed4);
-}
-
-/* The same for one key, in scalar. */
-LOOP uint64_t keys8_hash1(keys8_hash hash, const unsigned char *key, uint64_t keyed)
-{
-    const uint64_t x = XXH_readLE64(key);
-    if (hash == KEYS8_MULX64)
-        return mulx64_8(x, keyed);
-    return XXH3_rrmxmx(((x << 32) | (x >> 32)) ^ keyed, 8);
-}
-
-static uint64_t key_constant(keys8_hash hash, uint64_t seed)
-{
-    return hash == KEYS8_MULX64 ? mulx64_salt(seed) : xxh3_8_bitflip(seed);
 }
 
 /* One batch between its two passes: each key's hash (its low 32 bits make
@@ -718,7 +704,7 @@ LOOP void split_hash_few(keys8_hash hash, unsigned char *bytes, uint64_t blocks,
 {
     s->count = keys->count;
     for (size_t j = 0; j < keys->count; j++) {
-        s->h[j] = keys8_hash1(hash, keys->ptr[j], keyed);
+        s->h[j] = keys8_hash_one(hash, keys->ptr[j], keyed);
         s->block[j] = bytes + 8 * splitblock_word(s->h[j], blocks);
     }
 }
@@ -781,7 +767,7 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
-    const uint64_t keyed = key_constant(hash, seed);
+    const uint64_t keyed = keys8_constant(hash, seed);
     split_stage stage[SPLIT_STAGES];
     if (count == 1 && batches[0].count < 4) { /* a few keys: nothing to overlap */
         split_hash_few(hash, (unsigned char *)words, blocks, keyed, batches, &stage[0]);
@@ -808,7 +794,7 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
                              const unsigned char *key, int insert)
 {
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
-    const uint64_t h = keys8_hash1(hash, key, key_constant(hash, seed));
+    const uint64_t h = keys8_hash_one(hash, key, keys8_constant(hash, seed));
     return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
 }
 

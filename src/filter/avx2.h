@@ -47,6 +47,7 @@
 
 #include "base/cpu.h"
 #include "filter/filters.h"
+#include "filter/batch_hash.h"
 #include "filter/key_batch.h"
 
 /* 1 when these loops may run: the CPU has AVX2 and BMI2, and BLOOMLAB_ISA
@@ -76,9 +77,9 @@ avx2_query_fn avx2_blocked512_query, avx2_register64_query, avx2_splitblock_quer
 avx2_insert_fn avx2_blocked512_multiply_insert, avx2_register64_multiply_insert;
 avx2_query_fn avx2_blocked512_multiply_query, avx2_register64_multiply_query;
 
-/* The hashes the split block loops below compute themselves (hashes.h),
- * four keys a step in vector (a call of fewer than four keys in scalar). */
-typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
+/* The split block loops below compute batch_hash.h's keys8 hashes
+ * themselves, four keys a step in vector (a call of fewer than four keys in
+ * scalar). */
 
 /* The split block loops for xxh3_64 or mulx64 on 8-byte keys, hashing
  * them in the loop: batches [0, count), every key 8 bytes long (the caller
@@ -88,12 +89,12 @@ typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
 size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                    size_t count, unsigned char *answer);
-/* 1 when every key of the batches [0, count) is 8 bytes long. */
 /* One 8-byte key (a library user's one-key call, a batch of one): set,
  * or tested (1 when all eight of its bits are set), the same bits and
  * answers as the keys8 loops above. */
 void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key);
 int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key);
+/* 1 when every key of the batches [0, count) is 8 bytes long. */
 int avx2_batches_keys8(const key_batch *batches, size_t count);
 
 #endif

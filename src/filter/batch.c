@@ -248,25 +248,36 @@ ALWAYS_INLINE size_t split_finish_query(const uint64_t *words, const split_pass 
     return yes;
 }
 
-/* 1 when the hash is xxh3_64 and every key of the batches 8 bytes long:
- * then splitblock_portable.h's one-pass loops run, which hash the keys
- * themselves (the calls below), and standard_portable.h's insert for
- * (standard, double) when not staging (batch_insert, many_insert); else
- * these and the stamped loops. */
-static int keys8_xxh3_64(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+/* 1 when every key of the batches is 8 bytes long. */
+static int keys8(const key_batch *batches, size_t count)
 {
-    if (batch_hasher_for(ctx->hash) != batch_hash_xxh3_64)
-        return 0;
     for (size_t b = 0; b < count; b++)
         if (!batch_all_8_bytes(&batches[b]))
             return 0;
     return 1;
 }
 
+/* 1 when the hash is xxh3_64 and every key of the batches 8 bytes long:
+ * then standard_portable.h's insert runs for (standard, double) when not
+ * staging (batch_insert, many_insert); else the stamped loops. */
+static int keys8_xxh3_64(const scheme_ctx *ctx, const key_batch *batches, size_t count)
+{
+    return batch_hasher_for(ctx->hash) == batch_hash_xxh3_64 && keys8(batches, count);
+}
+
+/* 1 (and the hash) when the hash is xxh3_64 or mulx64 and every key of the
+ * batches 8 bytes long: then splitblock_portable.h's one-pass loops run,
+ * which hash the keys themselves (the calls below); else split_start's. */
+static int split_keys8_hash(const scheme_ctx *ctx, const key_batch *batches, size_t count, keys8_hash *hash)
+{
+    return keys8_hash_of(ctx->hash, hash) && keys8(batches, count);
+}
+
 ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const key_batch *keys, unsigned char *answer)
 {
-    if (keys8_xxh3_64(ctx, keys, 1))
-        return splitblock_portable_query_keys8(f, ctx->seed, keys, 1, answer);
+    keys8_hash hash;
+    if (split_keys8_hash(ctx, keys, 1, &hash))
+        return splitblock_portable_query_keys8(f, hash, ctx->seed, keys, 1, answer);
     split_pass ps;
     split_start(f, ctx, keys, &ps, 0);
     return split_finish_query(f->words, &ps, answer);
@@ -275,8 +286,9 @@ ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const k
 /* Batch b + 1 hashed and prefetched before batch b is worked. */
 ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
-    if (keys8_xxh3_64(ctx, batches, count)) {
-        splitblock_portable_insert_keys8(f, ctx->seed, batches, count);
+    keys8_hash hash;
+    if (split_keys8_hash(ctx, batches, count, &hash)) {
+        splitblock_portable_insert_keys8(f, hash, ctx->seed, batches, count);
         return;
     }
     split_pass ps[2];
@@ -292,8 +304,9 @@ ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key
 
 ALWAYS_INLINE size_t split_query_many(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
-    if (keys8_xxh3_64(ctx, batches, count))
-        return splitblock_portable_query_keys8(f, ctx->seed, batches, count, NULL);
+    keys8_hash hash;
+    if (split_keys8_hash(ctx, batches, count, &hash))
+        return splitblock_portable_query_keys8(f, hash, ctx->seed, batches, count, NULL);
     split_pass ps[2];
     size_t yes = 0;
     if (count == 0)

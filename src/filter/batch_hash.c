@@ -54,3 +54,14 @@ batch_hash_fn batch_hasher_for(const hasher *h)
         return batch_hash_xxh3_128;
     return batch_hash_generic;
 }
+
+int keys8_hash_of(const hasher *h, keys8_hash *out)
+{
+    if (batch_hasher_for(h) == batch_hash_xxh3_64)
+        *out = KEYS8_XXH3_64;
+    else if (h->user == NULL && strcmp(h->name, "mulx64") == 0)
+        *out = KEYS8_MULX64;
+    else
+        return 0;
+    return 1;
+}

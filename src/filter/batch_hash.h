@@ -79,4 +79,24 @@ ALWAYS_INLINE uint64_t xxh3_8(const unsigned char *p, uint64_t bitflip)
 /* A registry hash known here by its name (a plugin's name starts "plugin:"). */
 batch_hash_fn batch_hasher_for(const hasher *h);
 
+/* The hashes the split block loops compute themselves on 8-byte keys
+ * (splitblock_portable.h, avx2.h): xxh3_64, bloomlab's own, and mulx64,
+ * Boost.Bloom's mix of an integer key (hashes.h). */
+typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
+
+/* Which of them the registry's hash h is: 1 (and *out), or 0. */
+int keys8_hash_of(const hasher *h, keys8_hash *out);
+
+/* The per-call constant of the hash at seed: XXH3's bitflip, mulx64's salt. */
+static inline uint64_t keys8_constant(keys8_hash hash, uint64_t seed)
+{
+    return hash == KEYS8_MULX64 ? mulx64_salt(seed) : xxh3_8_bitflip(seed);
+}
+
+/* The hash of one 8-byte key, keyed = keys8_constant(hash, seed). */
+ALWAYS_INLINE uint64_t keys8_hash_one(keys8_hash hash, const unsigned char *key, uint64_t keyed)
+{
+    return hash == KEYS8_MULX64 ? mulx64_8(XXH_readLE64(key), keyed) : xxh3_8(key, keyed);
+}
+
 #endif

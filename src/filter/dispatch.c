@@ -360,16 +360,6 @@ VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
 
 /* AVX2 split block: xxh3_64 or mulx64 on 8-byte keys hashed in the loop,
  * one pass (avx2.h); any other key or hash through the runs above. */
-static int keys8_hash_of(const hasher *h, keys8_hash *out)
-{
-    if (batch_hasher_for(h) == batch_hash_xxh3_64)
-        *out = KEYS8_XXH3_64;
-    else if (h->user == NULL && strcmp(h->name, "mulx64") == 0)
-        *out = KEYS8_MULX64;
-    else
-        return 0;
-    return 1;
-}
 /* 1 (and the hash) when the split block loop hashing 8-byte keys applies. */
 static int split_8_byte_keys(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
                              keys8_hash *hash)

@@ -54,11 +54,11 @@ LOOP uint64_t split_hole_word(uint32_t h32, unsigned t) { return split_word(NOT_
 
 /* A batch's keys hashed (xxh3_64 on 8 bytes), their blocks placed and
  * prefetched (for writing when insert): the first pass. */
-LOOP void split_hash(uint64_t *words, uint64_t blocks, uint64_t bitflip, const key_batch *keys, uint64_t **block,
-                     uint32_t *h32, int insert)
+LOOP void split_hash(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *keys,
+                     uint64_t **block, uint32_t *h32, int insert)
 {
     for (size_t j = 0; j < keys->count; j++) {
-        const uint64_t h = xxh3_8(keys->ptr[j], bitflip);
+        const uint64_t h = keys8_hash_one(hash, keys->ptr[j], keyed);
         block[j] = &words[block_word(h, blocks)];
         h32[j] = (uint32_t)h;
         if (insert)
@@ -100,12 +100,12 @@ LOOP size_t split_work(uint64_t *const *block, const uint32_t *h32, size_t n, un
  * memory latency of this loop's work, as avx2.c's SPLIT_RING), and the
  * hashes wait in two arrays of one batch, a loop each, with no test a key
  * of whether the ring is full. */
-LOOP size_t split_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches, size_t count,
-                        unsigned char *answer, int insert)
+LOOP size_t split_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches,
+                        size_t count, unsigned char *answer, int insert)
 {
-    const uint64_t bitflip = xxh3_8_bitflip(seed);
+    const uint64_t keyed = keys8_constant(hash, seed);
     if (count == 1 && batches[0].count == 1) { /* a library user's one key: nothing to overlap */
-        const uint64_t h = xxh3_8(batches[0].ptr[0], bitflip);
+        const uint64_t h = keys8_hash_one(hash, batches[0].ptr[0], keyed);
         uint64_t *one = &words[block_word(h, blocks)];
         const uint32_t h32_one = (uint32_t)h;
         return split_work(&one, &h32_one, 1, answer, insert);
@@ -115,7 +115,7 @@ LOOP size_t split_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const k
     size_t yes = 0, done = 0; /* done: keys of the batches before the one worked */
     for (size_t b = 0; b <= count; b++) {
         if (b < count)
-            split_hash(words, blocks, bitflip, &batches[b], block[b & 1], h32[b & 1], insert);
+            split_hash(hash, words, blocks, keyed, &batches[b], block[b & 1], h32[b & 1], insert);
         if (b > 0) {
             const size_t n = batches[b - 1].count;
             yes += split_work(block[(b - 1) & 1], h32[(b - 1) & 1], n, answer != NULL ? answer + done : NULL, insert);
@@ -125,17 +125,27 @@ LOOP size_t split_keys8(uint64_t *words, uint64_t blocks, uint64_t seed, const k
     return yes;
 }
 
-void splitblock_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count)
+void splitblock_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                      size_t count)
 {
-    split_keys8(f->words, f->blocks, seed, batches, count, NULL, 1);
+    if (hash == KEYS8_MULX64)
+        split_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, NULL, 1);
+    else
+        split_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, NULL, 1);
 }
 
-/* The query writes nothing: f->words is the filter's, const on this path.
- * Two calls, so that the loop without answers has no test for them. */
-size_t splitblock_portable_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                                       unsigned char *answer)
+/* One hash's query, stamped with and without the answers' stores. */
+LOOP size_t split_query_keys8(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                              unsigned char *answer)
 {
     if (answer == NULL)
-        return split_keys8(f->words, f->blocks, seed, batches, count, NULL, 0);
-    return split_keys8(f->words, f->blocks, seed, batches, count, answer, 0);
+        return split_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0);
+    return split_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0);
+}
+
+size_t splitblock_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                       size_t count, unsigned char *answer)
+{
+    return hash == KEYS8_MULX64 ? split_query_keys8(KEYS8_MULX64, f, seed, batches, count, answer)
+                                : split_query_keys8(KEYS8_XXH3_64, f, seed, batches, count, answer);
 }

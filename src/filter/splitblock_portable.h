@@ -1,9 +1,9 @@
 /* splitblock_portable.h -- the portable one-pass loops for split block with
- * double hashing and xxh3_64 on 8-byte keys: what a CPU without AVX2 runs
+ * double hashing and xxh3_64 (or mulx64) on 8-byte keys: what a CPU without AVX2 runs
  * (BLOOMLAB_ISA=portable, and every machine that is not x86-64), the
  * portable twin of avx2.h's avx2_splitblock_*_keys8.
  *
- * Each key is hashed in the loop (batch_hash.h's xxh3_8), its block placed
+ * Each key is hashed in the loop (batch_hash.h's keys8_hash_one), its block placed
  * and prefetched, and its bits set or tested a batch of keys later, so that
  * the block's line has arrived when it is worked (Boost.Bloom's bulk path
  * has this shape), with no call and no hasher's output array between.
@@ -20,15 +20,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "filter/batch_hash.h"
 #include "filter/filters.h"
 #include "filter/key_batch.h"
 
-/* Batches [0, count), every key 8 bytes long and the hash xxh3_64 (the
- * caller checks both): insert sets the keys' bits; query returns how many
- * keys found all eight set and, when answer is not NULL, writes answer[t]
- * for the t-th key of all the batches (0 or 1). */
-void splitblock_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count);
-size_t splitblock_portable_query_keys8(const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                                       unsigned char *answer);
+/* Batches [0, count), every key 8 bytes long and the registry's hash the
+ * one `hash` names (the caller checks both: keys8_hash_of): insert sets the
+ * keys' bits; query returns how many keys found all eight set and, when
+ * answer is not NULL, writes answer[t] for the t-th key of all the batches
+ * (0 or 1). */
+void splitblock_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                      size_t count);
+size_t splitblock_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                       size_t count, unsigned char *answer);
 
 #endif
