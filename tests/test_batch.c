@@ -18,6 +18,7 @@
 #include "base/hashes.h"
 #include "harness/keys.h"
 #include "base/pcg.h"
+#include "filter/stage.h"
 
 typedef struct {
     layout_kind layout;
@@ -795,6 +796,46 @@ Test(batch, clear_drops_staged_inserts)
     filter_free(&a);
     filter_free(&b);
     keyset_close(s.ks);
+}
+
+/* A batch of one key (a library user's bloomlab_add) into a filter that
+ * stages is set at once, beside the staged keys: nothing of it is staged
+ * (so that the flush each one-key call ends with has nothing to do), and
+ * after the flush the bits are the reference's for all the keys. */
+Test(batch, a_lone_key_is_not_staged, .timeout = 120)
+{
+    filter_stage_min_bytes_set(32u << 20); /* stage past 32 MiB, whatever this machine's LLC */
+    const uint64_t m = (1ULL << 28) + 64;
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_PARTITIONED};
+    for (size_t l = 0; l < 2; l++)
+        for (int portable = 0; portable < 2; portable++) {
+            pair_case c = {LAYOUTS[l], SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, 200, 0, portable};
+            setup s;
+            setup_open(&c, 1, &s);
+            filter f, one;
+            cr_assert_eq(filter_init(&f, c.layout, m, 7), 0);
+            cr_assert_eq(filter_init(&one, c.layout, m, 7), 0);
+            cr_assert_not_null(f.stage);
+            key_batch kb;
+            keyset_fill(s.ks, 1, 200, KEY_PRESENT, 0, KEY_BATCH, &kb); /* a full batch: staged */
+            s.ops.insert(&f, &s.ctx, &kb);
+            for (size_t j = 0; j < KEY_BATCH; j++)
+                filter_insert_one(&one, SCHEME_DOUBLE, &s.ctx, kb.ptr[j], kb.len[j], kb.id[j]);
+            cr_assert(f.stage->dirty, "%s: a full batch is staged", layout_name(c.layout));
+            filter_flush(&f);
+            for (uint64_t i = KEY_BATCH; i < 200; i++) {
+                keyset_fill(s.ks, 1, 200, KEY_PRESENT, i, 1, &kb);
+                s.ops.insert(&f, &s.ctx, &kb);
+                filter_insert_one(&one, SCHEME_DOUBLE, &s.ctx, kb.ptr[0], kb.len[0], kb.id[0]);
+                cr_assert(!f.stage->dirty, "%s%s: key %llu staged", layout_name(c.layout),
+                          portable ? " (portable)" : "", (unsigned long long)i);
+            }
+            cr_assert_eq(memcmp(f.words, one.words, f.word_count * 8), 0, "%s: bits differ", layout_name(c.layout));
+            filter_free(&f);
+            filter_free(&one);
+            keyset_close(s.ks);
+        }
+    filter_stage_min_bytes_set(0);
 }
 
 /* Reading a filter whose inserts are still staged is a bug, and says so. */

@@ -631,11 +631,15 @@ ALWAYS_INLINE void many_insert(layout_kind L, scheme_kind S, filter *f, const sc
 }
 
 /* One batch: the many-batch loop with one (its pipeline then does what a
- * lone batch's two passes would, and every special case lives in one place). */
+ * lone batch's two passes would, and every special case lives in one place);
+ * one key by itself, set at once even where the filter stages (setting a
+ * bit, or adding to a saturating counter, commutes with the staged ones;
+ * staging one key would leave a library's bloomlab_add a flush over all of
+ * the stage's regions each call). */
 ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
                                 const key_batch *keys)
 {
-    if (keys->count == 1 && !split_double(L, S) && !(layout_may_stage(L) && f->stage != NULL))
+    if (keys->count == 1 && !split_double(L, S))
         lone_key_insert(L, S, f, ctx, keys);
     else
         many_insert(L, S, f, ctx, keys, 1);
