@@ -729,12 +729,16 @@ LOOP unsigned split_work(__m256i salt, const split_stage *s, size_t j, int inser
 }
 
 /* Pass two over a whole batch, four keys a step (answers from answer[0]). */
-LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *answer, int insert)
+LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *answer, int insert,
+                          const split_stage *ahead, int fetch)
 {
     unsigned yes = 0;
     size_t j = 0;
+    const int spread = ahead != NULL && s->count == KEY_BATCH && ahead->count == KEY_BATCH;
 #define SPLIT_ONE(t)                                                                                         \
     do {                                                                                                     \
+        if (spread)                                                                                          \
+            split_prefetch(ahead->block[t], fetch);                                                          \
         const unsigned all = split_work(salt, s, (t), insert);                                               \
         yes += all;                                                                                          \
         if (answer != NULL)                                                                                  \
@@ -749,6 +753,9 @@ LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *ans
     for (; j < s->count; j++)
         SPLIT_ONE(j);
 #undef SPLIT_ONE
+    if (ahead != NULL && !spread)
+        for (j = 0; j < ahead->count; j++)
+            split_prefetch(ahead->block[j], fetch);
     return yes;
 }
 
@@ -763,7 +770,8 @@ LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *ans
  * the prefetch (fetch) are constants at each call: one loop stamped per
  * pair. */
 LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
-                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
+                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
+                             int spread)
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
@@ -771,16 +779,20 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     split_stage stage[SPLIT_STAGES];
     if (count == 1 && batches[0].count < 4) { /* a few keys: nothing to overlap */
         split_hash_few(hash, (unsigned char *)words, blocks, keyed, batches, &stage[0]);
-        return split_apply(salt, &stage[0], answer, insert);
+        return split_apply(salt, &stage[0], answer, insert, NULL, FETCH_NONE);
     }
     const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
     size_t yes = 0, done = 0;
     for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
         if (t < count)
-            split_hash(hash, bytes, b, keyed4, &batches[t], &stage[t % SPLIT_STAGES], fetch);
+            split_hash(hash, bytes, b, keyed4, &batches[t], &stage[t % SPLIT_STAGES], spread ? FETCH_NONE : fetch);
+        if (spread && t < SPLIT_BEHIND && t < count) /* nothing worked yet to spread them over */
+            for (size_t j = 0; j < stage[t].count; j++)
+                split_prefetch(stage[t].block[j], fetch);
         if (t >= SPLIT_BEHIND) {
             const split_stage *s = &stage[(t - SPLIT_BEHIND) % SPLIT_STAGES];
-            yes += split_apply(salt, s, answer != NULL ? answer + done : NULL, insert);
+            yes += split_apply(salt, s, answer != NULL ? answer + done : NULL, insert,
+                               spread && t < count ? &stage[t % SPLIT_STAGES] : NULL, fetch);
             done += s->count;
         }
     }
@@ -818,20 +830,32 @@ int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, 
 LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
     if (beyond_l2(f))
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE);
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 0);
     else
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE);
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, 0);
+}
+
+/* A query's prefetches: none in L2; in the last-level cache spread over
+ * the previous batch's tests, one a key, as Boost.Bloom's bulk path
+ * issues them (there a burst of 32 costs more than it hides); beyond it,
+ * a batch's burst as it is hashed (there the burst measured faster;
+ * docs/PERFORMANCE.md). */
+LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                              unsigned char *answer, int fetch, int spread)
+{
+    if (answer == NULL)
+        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch, spread);
+    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch, spread);
 }
 
 LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                               unsigned char *answer)
 {
-    uint64_t *words = f->words;
-    if (beyond_l2(f))
-        return answer == NULL ? splitblock_keys8(hash, words, f->blocks, seed, batches, count, NULL, 0, FETCH_READ)
-                              : splitblock_keys8(hash, words, f->blocks, seed, batches, count, answer, 0, FETCH_READ);
-    return answer == NULL ? splitblock_keys8(hash, words, f->blocks, seed, batches, count, NULL, 0, FETCH_NONE)
-                          : splitblock_keys8(hash, words, f->blocks, seed, batches, count, answer, 0, FETCH_NONE);
+    if (!beyond_l2(f))
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, 0);
+    if (f->word_count * 8 <= filter_stage_min_bytes()) /* the last-level cache (stage.c keeps it) */
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 1);
+    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 0);
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
