@@ -9,7 +9,6 @@
 #include "filter/filters.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "base/cache.h"
 #include "base/cpu.h"
