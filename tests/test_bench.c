@@ -83,18 +83,24 @@ static double csv_field(const char *header, const char *line, const char *name)
 /* One small size: the ceiling row has all three ceilings, and the filter
  * row's fractions are the lines times the ceiling over the time, as
  * bench.h defines them (arithmetic, not speed). */
-Test(bench, csv_fractions_follow_their_definition, .timeout = 60)
+/* The CSV of `bloomlab bench OPTIONS -o FILE` (the run must succeed). */
+static char *bench_csv(const char *options)
 {
     char path[] = "/tmp/bloomlab-bench-XXXXXX";
     close(mkstemp(path));
     char args[256];
-    snprintf(args, sizeof args, "bench --min-bytes 16K --max-bytes 16K --filter standard --keys random64 --ops 1e5 --quiet -o %s",
-             path);
+    snprintf(args, sizeof args, "bench %s -o %s", options, path);
     cli_result r = run_cli(args);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(r.status, 0, "%s: %s", args, r.err);
     cli_free(&r);
     char *csv = slurp(path);
     unlink(path);
+    return csv;
+}
+
+Test(bench, csv_fractions_follow_their_definition, .timeout = 60)
+{
+    char *csv = bench_csv("--min-bytes 16K --max-bytes 16K --filter standard --keys random64 --ops 1e5 --quiet");
     const char *header = strstr(csv, "section,");
     cr_assert_not_null(header);
     const char *ceiling = strstr(header, "\nceiling,"), *row = strstr(header, "\nfilter,standard,");
@@ -119,15 +125,9 @@ Test(bench, csv_fractions_follow_their_definition, .timeout = 60)
  * no library to call, so no one-key rows. */
 static size_t peers_rows(const char *hash, char systems[8][32], char layouts[8][16], double *m)
 {
-    char path[] = "/tmp/bloomlab-peers-XXXXXX";
-    close(mkstemp(path));
-    char args[256];
-    snprintf(args, sizeof args, "bench --peers 2000 --hash %s --ops 2e4 --quiet -o %s", hash, path);
-    cli_result r = run_cli(args);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cli_free(&r);
-    char *csv = slurp(path);
-    unlink(path);
+    char options[64];
+    snprintf(options, sizeof options, "--peers 2000 --hash %s --ops 2e4 --quiet", hash);
+    char *csv = bench_csv(options);
     const char *header = strstr(csv, "section,");
     cr_assert_not_null(header);
     size_t rows = 0;
