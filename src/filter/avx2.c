@@ -454,6 +454,9 @@ size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const
 
 /* ---- split block: one register a block ------------------------------------ */
 
+/* The split block's salt as eight 32-bit lanes. */
+LOOP __m256i split_salt(void) { return _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT); }
+
 /* The key's eight bits: 32-bit word i gets bit (h32 SALT[i]) >> 27. */
 LOOP __m256i splitblock_mask(uint64_t u, __m256i salt)
 {
@@ -489,7 +492,7 @@ void avx2_splitblock_insert(filter *f, const uint64_t *h1, const uint64_t *h2, s
 {
     (void)h2; /* a split block key's bits come from h1 alone */
     uint64_t *words = f->words;
-    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    const __m256i salt = split_salt();
     uint64_t first[AVX2_MAX_KEYS];
     splitblock_firsts(words, f->blocks, h1, count, first, 1);
     for (size_t j = 0; j < count; j++) {
@@ -505,7 +508,7 @@ size_t avx2_splitblock_query(const filter *f, const uint64_t *h1, const uint64_t
 {
     (void)h2;
     const uint64_t *words = f->words;
-    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    const __m256i salt = split_salt();
     uint64_t first[AVX2_MAX_KEYS];
     splitblock_firsts(words, f->blocks, h1, count, first, 0);
     size_t yes = 0;
@@ -696,19 +699,6 @@ LOOP void split_hash(keys8_hash hash, __m256i bytes, __m256i blocks, __m256i key
         split_place4(keys8_hash4(hash, keys, j, packed, keyed4), bytes, blocks, s, j, fetch);
 }
 
-/* Pass one for a batch of fewer than four keys (a library user's one key):
- * the hash in scalar (the same integers), no vector constants to set up
- * and nothing to prefetch ahead of. */
-LOOP void split_hash_few(keys8_hash hash, unsigned char *bytes, uint64_t blocks, uint64_t keyed,
-                         const key_batch *keys, split_stage *s)
-{
-    s->count = keys->count;
-    for (size_t j = 0; j < keys->count; j++) {
-        s->h[j] = keys8_hash_one(hash, keys->ptr[j], keyed);
-        s->block[j] = bytes + 8 * splitblock_word(s->h[j], blocks);
-    }
-}
-
 /* A key of hash h in its block: its mask ORed in, or tested there
  * (returns 1 when all eight bits are set; insert returns 0). */
 LOOP unsigned split_key_work(__m256i salt, uint64_t h, void *block_bytes, int insert)
@@ -720,6 +710,16 @@ LOOP unsigned split_key_work(__m256i salt, uint64_t h, void *block_bytes, int in
         return 0;
     }
     return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
+}
+
+/* One key worked at once, unstaged (a call of fewer than four keys, a
+ * library user's one key): hashed in scalar (the same integers), its mask
+ * set or tested.  Returns 1 when all eight bits are set (insert: 0). */
+LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, __m256i salt,
+                             const unsigned char *key, int insert)
+{
+    const uint64_t h = keys8_hash_one(hash, key, keyed);
+    return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
 }
 
 /* Pass two for key j of a staged batch. */
@@ -774,13 +774,19 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
                              int spread)
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
-    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    const __m256i salt = split_salt();
     const uint64_t keyed = keys8_constant(hash, seed);
-    split_stage stage[SPLIT_STAGES];
     if (count == 1 && batches[0].count < 4) { /* a few keys: nothing to overlap */
-        split_hash_few(hash, (unsigned char *)words, blocks, keyed, batches, &stage[0]);
-        return split_apply(salt, &stage[0], answer, insert, NULL, FETCH_NONE);
+        size_t yes = 0;
+        for (size_t j = 0; j < batches[0].count; j++) {
+            const unsigned all = split_lone_key(hash, words, blocks, keyed, salt, batches[0].ptr[j], insert);
+            yes += all;
+            if (answer != NULL)
+                answer[j] = (unsigned char)all;
+        }
+        return yes;
     }
+    split_stage stage[SPLIT_STAGES];
     const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
     size_t yes = 0, done = 0;
     for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
@@ -799,30 +805,21 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return yes;
 }
 
-/* A library user's one key (a batch of one, alone in its call): hash,
- * block, mask, and nothing staged.  Returns 1 when all eight bits are set
- * (insert: 0). */
-LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
-                             const unsigned char *key, int insert)
-{
-    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
-    const uint64_t h = keys8_hash_one(hash, key, keys8_constant(hash, seed));
-    return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
-}
-
 void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key)
 {
     if (hash == KEYS8_MULX64)
-        split_lone_key(KEYS8_MULX64, f->words, f->blocks, seed, key, 1);
+        split_lone_key(KEYS8_MULX64, f->words, f->blocks, keys8_constant(KEYS8_MULX64, seed), split_salt(), key, 1);
     else
-        split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, seed, key, 1);
+        split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keys8_constant(KEYS8_XXH3_64, seed), split_salt(), key, 1);
 }
 
 int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key)
 {
     if (hash == KEYS8_MULX64)
-        return (int)split_lone_key(KEYS8_MULX64, f->words, f->blocks, seed, key, 0);
-    return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, seed, key, 0);
+        return (int)split_lone_key(KEYS8_MULX64, f->words, f->blocks, keys8_constant(KEYS8_MULX64, seed), split_salt(),
+                                   key, 0);
+    return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keys8_constant(KEYS8_XXH3_64, seed), split_salt(),
+                               key, 0);
 }
 
 /* One hash's loops, stamped with and without prefetching (beyond L2 or in
