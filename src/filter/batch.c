@@ -542,14 +542,32 @@ ALWAYS_INLINE void lone_key_start(layout_kind L, scheme_kind S, const filter *f,
     cursor_start(L, S, e, c, keys->ptr[0], keys->len[0], keys->id[0], hv[0]);
 }
 
+/* A key's k positions from its cursor: set (counters: added to; returns
+ * the increments lost to saturation), or tested with early exit (1 when
+ * all are set).  The one-key reference and the lone key's loop both. */
+ALWAYS_INLINE uint64_t cursor_insert(layout_kind L, scheme_kind S, uint64_t *words, batch_env *e, cursor *c)
+{
+    uint64_t saturated = 0;
+    for (unsigned i = 0; i < e->k; i++)
+        saturated += position_add(L, words, cursor_position(L, S, e, c, i));
+    return saturated;
+}
+
+ALWAYS_INLINE int cursor_query(layout_kind L, scheme_kind S, const uint64_t *words, batch_env *e, cursor *c)
+{
+    for (unsigned i = 0; i < e->k; i++)
+        if (!position_set(L, words, cursor_position(L, S, e, c, i)))
+            return 0;
+    return 1;
+}
+
 ALWAYS_INLINE void lone_key_insert(layout_kind L, scheme_kind S, filter *f, const scheme_ctx *ctx,
                                    const key_batch *keys)
 {
     batch_env e;
     cursor c;
     lone_key_start(L, S, f, ctx, keys, &e, &c);
-    for (unsigned i = 0; i < e.k; i++)
-        f->saturations += position_add(L, f->words, cursor_position(L, S, &e, &c, i));
+    f->saturations += cursor_insert(L, S, f->words, &e, &c);
 }
 
 ALWAYS_INLINE size_t lone_key_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
@@ -558,12 +576,10 @@ ALWAYS_INLINE size_t lone_key_query(layout_kind L, scheme_kind S, const filter *
     batch_env e;
     cursor c;
     lone_key_start(L, S, f, ctx, keys, &e, &c);
-    unsigned all = 1;
-    for (unsigned i = 0; i < e.k && all; i++)
-        all = position_set(L, f->words, cursor_position(L, S, &e, &c, i));
+    const int all = cursor_query(L, S, f->words, &e, &c);
     if (answer != NULL)
         answer[0] = (unsigned char)all;
-    return all;
+    return (size_t)all;
 }
 
 ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
@@ -727,8 +743,7 @@ ALWAYS_INLINE void one_insert(layout_kind L, scheme_kind S, filter *f, const sch
     batch_env e;
     cursor c;
     one_start(L, S, f, ctx, key, len, id, &e, &c);
-    for (unsigned i = 0; i < e.k; i++)
-        f->saturations += position_add(L, f->words, cursor_position(L, S, &e, &c, i));
+    f->saturations += cursor_insert(L, S, f->words, &e, &c);
 }
 
 ALWAYS_INLINE int one_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx, const void *key,
@@ -737,10 +752,7 @@ ALWAYS_INLINE int one_query(layout_kind L, scheme_kind S, const filter *f, const
     batch_env e;
     cursor c;
     one_start(L, S, f, ctx, key, len, id, &e, &c);
-    for (unsigned i = 0; i < e.k; i++)
-        if (!position_set(L, f->words, cursor_position(L, S, &e, &c, i)))
-            return 0;
-    return 1;
+    return cursor_query(L, S, f->words, &e, &c);
 }
 
 /* STAMP(L, S, tag) makes the loops of one (layout, scheme) pair: the
