@@ -125,4 +125,16 @@ static inline void remove_tree(char *dir)
     free(dir);
 }
 
+/* Compile C source into a shared library at so_path (C11, the installed
+ * headers of include/ on the path); fails the test when the compiler does. */
+static inline void build_plugin(const char *so_path, const char *source)
+{
+    char c_path[800], cmd[1800];
+    snprintf(c_path, sizeof c_path, "%s.c", so_path);
+    write_text(c_path, source);
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -shared -fPIC -O1 -Iinclude -o '%s' '%s'", so_path, c_path);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    unlink(c_path);
+}
+
 #endif

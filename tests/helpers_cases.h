@@ -86,16 +86,4 @@ static inline char *meta_value(const char *csv, const char *key)
     return strdup("");
 }
 
-/* Compile C source into a shared library at so_path; fails the test when
- * the compiler does. */
-static inline void build_plugin(const char *so_path, const char *source)
-{
-    char c_path[800], cmd[1800];
-    snprintf(c_path, sizeof c_path, "%s.c", so_path);
-    write_text(c_path, source);
-    snprintf(cmd, sizeof cmd, "cc -shared -fPIC -O1 -o '%s' '%s'", so_path, c_path);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
-    unlink(c_path);
-}
-
 #endif
