@@ -645,17 +645,9 @@ LOOP __m256i keys8_hash4(keys8_hash hash, const key_batch *keys, size_t j, int p
     return keys8_hash_x4(hash, batch_keys4(keys, j, packed), keyed4);
 }
 
-/* One batch between its two passes: each key's hash (its low 32 bits make
- * the mask) and its block's address. */
-typedef struct {
-    uint64_t h[KEY_BATCH];
-    unsigned char *block[KEY_BATCH];
-    size_t count;
-} split_stage;
-
-/* How pass one prefetches a block: not at all while the filter fits in L2
- * (there the prefetches cost more than they hide: docs/PERFORMANCE.md),
- * else for reading or for writing. */
+/* How a key's block is prefetched as it is hashed: not at all while the
+ * filter fits in L2 (there the prefetches cost more than they hide:
+ * docs/PERFORMANCE.md), else for reading or for writing. */
 enum { FETCH_NONE, FETCH_READ, FETCH_WRITE };
 
 LOOP void split_prefetch(const unsigned char *p, int fetch)
@@ -666,37 +658,35 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
         __builtin_prefetch(p, 0, 3);
 }
 
-/* Four keys' hashes h (keys j .. j+3): each key's block,
+/* Keys between a key's hashing (with its block's prefetch) and its set or
+ * test, in groups of four: SPLIT_RING groups, 64 keys, about a memory
+ * latency of the loop's work (Boost.Bloom's bulk path keeps 64 one-line
+ * blocks in flight; 32 and 64 keys measured alike in the last-level
+ * cache, 64 faster beyond it: docs/PERFORMANCE.md). */
+#define SPLIT_RING 16
+
+/* The groups in flight: slot g holds a group's hashes (their low 32 bits
+ * make the masks), its blocks' addresses, where its answers go and how
+ * many of its four lanes are keys (four but in a short batch's last group). */
+typedef struct {
+    uint64_t h[SPLIT_RING][4];
+    unsigned char *block[SPLIT_RING][4];
+    size_t out[SPLIT_RING];
+    unsigned live[SPLIT_RING];
+} split_ring;
+
+/* Four keys' hashes h into a slot: each key's block,
  * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
- * (the array's plus 32 bytes a block, in vector), staged and prefetched. */
-LOOP void split_place4(__m256i h, __m256i bytes, __m256i blocks, split_stage *s, size_t j, int fetch)
+ * (the array's plus 32 bytes a block, in vector), and prefetched. */
+LOOP void split_place4(__m256i h, __m256i bytes, __m256i blocks, uint64_t *h_out, unsigned char **block_out, int fetch)
 {
     const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
-    _mm256_storeu_si256((__m256i *)(void *)&s->h[j], h);
-    _mm256_storeu_si256((__m256i *)(void *)&s->block[j], _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
-    split_prefetch(s->block[j], fetch);
-    split_prefetch(s->block[j + 1], fetch);
-    split_prefetch(s->block[j + 2], fetch);
-    split_prefetch(s->block[j + 3], fetch);
-}
-
-/* Pass one: hash the batch four keys a step and place every key's block.
- * A full batch of packed keys (the usual one) runs a loop of its own,
- * without the per-step checks of where the keys lie and how many are left. */
-LOOP void split_hash(keys8_hash hash, __m256i bytes, __m256i blocks, __m256i keyed4, const key_batch *keys,
-                     split_stage *s, int fetch)
-{
-    const int packed = batch_packed(keys);
-    s->count = keys->count;
-    if (packed && keys->count == KEY_BATCH) {
-        for (size_t j = 0; j < KEY_BATCH; j += 4) {
-            const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j]);
-            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, blocks, s, j, fetch);
-        }
-        return;
-    }
-    for (size_t j = 0; j < keys->count; j += 4)
-        split_place4(keys8_hash4(hash, keys, j, packed, keyed4), bytes, blocks, s, j, fetch);
+    _mm256_storeu_si256((__m256i *)(void *)h_out, h);
+    _mm256_storeu_si256((__m256i *)(void *)block_out, _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
+    split_prefetch(block_out[0], fetch);
+    split_prefetch(block_out[1], fetch);
+    split_prefetch(block_out[2], fetch);
+    split_prefetch(block_out[3], fetch);
 }
 
 /* A key of hash h in its block: its mask ORed in, or tested there
@@ -722,61 +712,96 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
 }
 
-/* Pass two for key j of a staged batch. */
-LOOP unsigned split_work(__m256i salt, const split_stage *s, size_t j, int insert)
-{
-    return split_key_work(salt, s->h[j], s->block[j], insert);
-}
-
-/* Pass two over a whole batch, four keys a step (answers from answer[0]). */
-LOOP unsigned split_apply(__m256i salt, const split_stage *s, unsigned char *answer, int insert,
-                          const split_stage *ahead, int fetch)
+/* The group in slot g set or tested: its first `live` keys, their answers
+ * from answer[0] (if any). */
+LOOP unsigned split_work4(__m256i salt, const split_ring *r, size_t g, unsigned live, unsigned char *answer,
+                          int insert)
 {
     unsigned yes = 0;
-    size_t j = 0;
-    const int spread = ahead != NULL && s->count == KEY_BATCH && ahead->count == KEY_BATCH;
-#define SPLIT_ONE(t)                                                                                         \
+#define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
-        if (spread)                                                                                          \
-            split_prefetch(ahead->block[t], fetch);                                                          \
-        const unsigned all = split_work(salt, s, (t), insert);                                               \
+        const unsigned all = split_key_work(salt, r->h[g][l], r->block[g][l], insert);                       \
         yes += all;                                                                                          \
         if (answer != NULL)                                                                                  \
-            answer[t] = (unsigned char)all;                                                                  \
+            answer[l] = (unsigned char)all;                                                                  \
     } while (0)
-    for (; j + 4 <= s->count; j += 4) {
-        SPLIT_ONE(j);
-        SPLIT_ONE(j + 1);
-        SPLIT_ONE(j + 2);
-        SPLIT_ONE(j + 3);
+    if (live == 4) {
+        SPLIT_ONE(0);
+        SPLIT_ONE(1);
+        SPLIT_ONE(2);
+        SPLIT_ONE(3);
+    } else {
+        for (unsigned l = 0; l < live; l++)
+            SPLIT_ONE(l);
     }
-    for (; j < s->count; j++)
-        SPLIT_ONE(j);
 #undef SPLIT_ONE
-    if (ahead != NULL && !spread)
-        for (j = 0; j < ahead->count; j++)
-            split_prefetch(ahead->block[j], fetch);
     return yes;
 }
 
-/* Batches between a batch's hashing (and prefetch) and its set or test:
- * SPLIT_BEHIND KEY_BATCH keys' work hides a block's memory latency
- * (Boost.Bloom's bulk path keeps 64 one-line blocks in flight). */
-#define SPLIT_BEHIND 2
-#define SPLIT_STAGES (SPLIT_BEHIND + 1)
+/* 1 when every batch is full and its keys packed (what keyset_fill makes
+ * for a bench or a run): then a group's place in the answers and its count
+ * of keys follow from its number, and the ring keeps neither. */
+static int batches_full_packed(const key_batch *batches, size_t count)
+{
+    for (size_t t = 0; t < count; t++)
+        if (batches[t].count != KEY_BATCH || !batch_packed(&batches[t]))
+            return 0;
+    return 1;
+}
 
-/* Batch b hashed and prefetched, then batch b - SPLIT_BEHIND set or tested:
- * no per-key bookkeeping, each pass a plain loop over a batch.  The hash and
- * the prefetch (fetch) are constants at each call: one loop stamped per
- * pair. */
-LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
-                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                             int spread)
+/* One loop over the keys, four a step: the group hashed SPLIT_RING steps
+ * ago is set or tested, then the next group is hashed (and its blocks
+ * prefetched) into its slot.  Each step mixes the hash's arithmetic with
+ * the blocks' loads and stores, and issues its prefetches one a key among
+ * them (a burst of a batch's prefetches, then its work, measured slower:
+ * docs/PERFORMANCE.md).  The hash, the prefetch (fetch) and `full`
+ * (batches_full_packed) are constants at each call: one loop stamped per
+ * choice. */
+LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
+                           const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
+                           int full)
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = split_salt();
+    const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
+    split_ring ring;
+    size_t yes = 0, done = 0, groups = 0;
+    for (size_t t = 0; t < count; t++) {
+        const key_batch *keys = &batches[t];
+        const size_t n = full ? KEY_BATCH : keys->count;
+        const int packed = full || batch_packed(keys);
+        for (size_t j = 0; j < n; j += 4, groups++) {
+            const size_t g = groups % SPLIT_RING;
+            if (groups >= SPLIT_RING) {
+                const size_t out = full ? (groups - SPLIT_RING) * 4 : ring.out[g];
+                yes += split_work4(salt, &ring, g, full ? 4 : ring.live[g], answer != NULL ? answer + out : NULL,
+                                   insert);
+            }
+            const __m256i x = full ? _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j])
+                                   : batch_keys4(keys, j, packed);
+            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, b, ring.h[g], ring.block[g], fetch);
+            if (!full) {
+                ring.out[g] = done + j;
+                ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
+            }
+        }
+        done += n;
+    }
+    for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++) {
+        const size_t g = i % SPLIT_RING, out = full ? i * 4 : ring.out[g];
+        yes += split_work4(salt, &ring, g, full ? 4 : ring.live[g], answer != NULL ? answer + out : NULL, insert);
+    }
+    return yes;
+}
+
+/* The keys of the batches set or tested: a call of a few keys one at a
+ * time (nothing to overlap), else split_ring_run. */
+LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
+                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
+{
     const uint64_t keyed = keys8_constant(hash, seed);
-    if (count == 1 && batches[0].count < 4) { /* a few keys: nothing to overlap */
+    if (count == 1 && batches[0].count < 4) {
+        const __m256i salt = split_salt();
         size_t yes = 0;
         for (size_t j = 0; j < batches[0].count; j++) {
             const unsigned all = split_lone_key(hash, words, blocks, keyed, salt, batches[0].ptr[j], insert);
@@ -786,23 +811,9 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         }
         return yes;
     }
-    split_stage stage[SPLIT_STAGES];
-    const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
-    size_t yes = 0, done = 0;
-    for (size_t t = 0; t < count + SPLIT_BEHIND; t++) {
-        if (t < count)
-            split_hash(hash, bytes, b, keyed4, &batches[t], &stage[t % SPLIT_STAGES], spread ? FETCH_NONE : fetch);
-        if (spread && t < SPLIT_BEHIND && t < count) /* nothing worked yet to spread them over */
-            for (size_t j = 0; j < stage[t].count; j++)
-                split_prefetch(stage[t].block[j], fetch);
-        if (t >= SPLIT_BEHIND) {
-            const split_stage *s = &stage[(t - SPLIT_BEHIND) % SPLIT_STAGES];
-            yes += split_apply(salt, s, answer != NULL ? answer + done : NULL, insert,
-                               spread && t < count ? &stage[t % SPLIT_STAGES] : NULL, fetch);
-            done += s->count;
-        }
-    }
-    return yes;
+    if (batches_full_packed(batches, count))
+        return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
+    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
 }
 
 void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key)
@@ -827,32 +838,25 @@ int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, 
 LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
     if (beyond_l2(f))
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 0);
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE);
     else
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, 0);
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE);
 }
 
-/* A query's prefetches: none in L2; in the last-level cache spread over
- * the previous batch's tests, one a key, as Boost.Bloom's bulk path
- * issues them (there a burst of 32 costs more than it hides); beyond it,
- * a batch's burst as it is hashed (there the burst measured faster;
- * docs/PERFORMANCE.md). */
 LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                              unsigned char *answer, int fetch, int spread)
+                              unsigned char *answer, int fetch)
 {
     if (answer == NULL)
-        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch, spread);
-    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch, spread);
+        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch);
+    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch);
 }
 
 LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                               unsigned char *answer)
 {
     if (!beyond_l2(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, 0);
-    if (f->word_count * 8 <= filter_stage_min_bytes()) /* the last-level cache (stage.c keeps it) */
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 1);
-    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 0);
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE);
+    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ);
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
