@@ -357,6 +357,55 @@ Test(avx2, splitblock_keys8_one_key_moved)
     free(batches);
 }
 
+/* mulx64's 64 x 64-bit product built from four 32 x 32-bit ones (avx2.c's
+ * mulx64_x4), where its carries are largest: a = x ^ salt with each
+ * 32-bit half 0, 1, 2^31 - 1, 2^31, 2^32 - 2 or 2^32 - 1 (36 pairs, the
+ * rest of two full batches of packed keys from a counter), set in an empty
+ * filter and asked, against the reference's scalar 128-bit product. */
+Test(avx2, splitblock_mulx64_carries)
+{
+    if (skip())
+        return;
+    static const uint32_t HALVES[] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    enum { NH = sizeof HALVES / sizeof HALVES[0], NB = 2 };
+    key_batch *batches = malloc(NB * sizeof *batches);
+    cr_assert_not_null(batches);
+    env e;
+    env_open(&e, "mulx64", 0x6d75);
+    const uint64_t salt = mulx64_salt(e.ctx.seed);
+    for (size_t t = 0; t < NB * KEY_BATCH; t++) {
+        key_batch *b = &batches[t / KEY_BATCH];
+        const size_t j = t % KEY_BATCH;
+        const uint64_t a = t < NH * NH ? (uint64_t)HALVES[t / NH] << 32 | HALVES[t % NH] : 0x9E3779B97F4A7C15ULL * t;
+        const uint64_t x = a ^ salt;
+        for (unsigned c = 0; c < 8; c++)
+            b->packed[j][c] = (unsigned char)(x >> (8 * c));
+        b->ptr[j] = b->packed[j];
+        b->len[j] = 8;
+        b->id[j] = t;
+        b->count = j + 1;
+    }
+    filter vec, one;
+    cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
+    cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
+    avx2_splitblock_insert_keys8(&vec, KEYS8_MULX64, e.ctx.seed, batches, NB);
+    for (size_t t = 0; t < NB * KEY_BATCH; t++)
+        filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[t / KEY_BATCH].ptr[t % KEY_BATCH], 8, t);
+    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "bits differ");
+    filter_clear(&vec);
+    for (size_t t = 0; t < NB * KEY_BATCH; t++) { /* one key set alone, then all asked: that key among them */
+        filter_insert_one(&vec, SCHEME_DOUBLE, &e.ctx, batches[t / KEY_BATCH].ptr[t % KEY_BATCH], 8, t);
+        unsigned char answer[NB * KEY_BATCH];
+        avx2_splitblock_query_keys8(&vec, KEYS8_MULX64, e.ctx.seed, batches, NB, answer);
+        cr_assert_eq(answer[t], 1, "key %zu not found", t);
+        filter_clear(&vec);
+    }
+    filter_free(&vec);
+    filter_free(&one);
+    keyset_close(e.ks);
+    free(batches);
+}
+
 /* The one-key calls (a library user's key, a batch of one): each key set
  * alone, then every present and absent key asked alone, against the
  * reference's bits and answers, each hash. */

@@ -609,25 +609,26 @@ LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
  * = mulx64_salt(seed) in every lane: fold(a) = hi(a C) ^ lo(a C) for
  * a = x ^ salt.  AVX2 has no 64 x 64 -> 128-bit product, so it is built
  * from the four 32 x 32-bit ones of a = a1 2^32 + a0, C = c1 2^32 + c0
- * (four vpmuludq for four keys, against one scalar mulx a key):
- *   mid = (a0 c0 >> 32) + lo32(a0 c1) + lo32(a1 c0)     (< 3 2^32: no overflow)
- *   lo  = (mid << 32) | lo32(a0 c0)
- *   hi  = a1 c1 + (a0 c1 >> 32) + (a1 c0 >> 32) + (mid >> 32).
- * Counted against the scalar way (mulx a key, the four values moved into a
- * register): fewer instructions an insert (docs/PERFORMANCE.md). */
+ * (four vpmuludq for four keys, against one scalar mulx a key), the
+ * carries gathered in two sums that cannot overflow 64 bits
+ * (each product <= 2^64 - 2^33 + 1, each added part < 2^32):
+ *   t  = a1 c0 + (a0 c0 >> 32)
+ *   u  = a0 c1 + lo32(t)
+ *   lo = (u << 32) | lo32(a0 c0)
+ *   hi = a1 c1 + (t >> 32) + (u >> 32).
+ * Ten operations past the products where summing the three middle terms
+ * at once took thirteen. */
 LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
 {
-    const __m256i low32 = _mm256_set1_epi64x(0xFFFFFFFFLL);
     const __m256i c0 = _mm256_set1_epi64x((long long)(MULX64_C & 0xFFFFFFFFu));
     const __m256i c1 = _mm256_set1_epi64x((long long)(MULX64_C >> 32));
     const __m256i a = _mm256_xor_si256(x, salt4), a1 = _mm256_srli_epi64(a, 32);
     const __m256i p00 = _mm256_mul_epu32(a, c0), p01 = _mm256_mul_epu32(a, c1);
     const __m256i p10 = _mm256_mul_epu32(a1, c0), p11 = _mm256_mul_epu32(a1, c1);
-    const __m256i mid = _mm256_add_epi64(_mm256_add_epi64(_mm256_srli_epi64(p00, 32), _mm256_and_si256(p01, low32)),
-                                         _mm256_and_si256(p10, low32));
-    const __m256i lo = _mm256_blend_epi32(p00, _mm256_slli_epi64(mid, 32), 0xAA); /* odd dwords from mid << 32 */
-    const __m256i hi = _mm256_add_epi64(_mm256_add_epi64(p11, _mm256_srli_epi64(p01, 32)),
-                                        _mm256_add_epi64(_mm256_srli_epi64(p10, 32), _mm256_srli_epi64(mid, 32)));
+    const __m256i t = _mm256_add_epi64(p10, _mm256_srli_epi64(p00, 32));
+    const __m256i u = _mm256_add_epi64(p01, _mm256_blend_epi32(t, _mm256_setzero_si256(), 0xAA)); /* + lo32(t) */
+    const __m256i lo = _mm256_blend_epi32(p00, _mm256_slli_epi64(u, 32), 0xAA); /* odd dwords from u << 32 */
+    const __m256i hi = _mm256_add_epi64(p11, _mm256_add_epi64(_mm256_srli_epi64(t, 32), _mm256_srli_epi64(u, 32)));
     return _mm256_xor_si256(lo, hi);
 }
 
