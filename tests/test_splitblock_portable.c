@@ -32,6 +32,64 @@ static size_t direct_query(const filter *f, const scheme_ctx *ctx, const key_bat
     return splitblock_portable_query_keys8(f, hash_of(ctx), ctx->seed, batches, nb, answer);
 }
 
+/* One key a call: the portable one-key functions, and the ones
+ * filter_key8_for chooses for the filter (a library user's bloomlab_add /
+ * bloomlab_contains; the AVX2 ones where this CPU and BLOOMLAB_ISA reach). */
+static void one_key_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+{
+    for (size_t b = 0; b < nb; b++)
+        for (size_t j = 0; j < batches[b].count; j++)
+            splitblock_portable_insert_key8(f, hash_of(ctx), keys8_constant(hash_of(ctx), ctx->seed), batches[b].ptr[j]);
+}
+
+static size_t one_key_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
+                            unsigned char *answer)
+{
+    size_t yes = 0, t = 0;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t j = 0; j < batches[b].count; j++, t++) {
+            const int all = splitblock_portable_query_key8(f, hash_of(ctx), keys8_constant(hash_of(ctx), ctx->seed), batches[b].ptr[j]);
+            yes += (size_t)all;
+            if (answer != NULL)
+                answer[t] = (unsigned char)all;
+        }
+    return yes;
+}
+
+static filter_key8 chosen(const filter *f, const scheme_ctx *ctx)
+{
+    const filter_key8 k8 = filter_key8_for(f, ctx, SCHEME_DOUBLE);
+    cr_assert(k8.insert != NULL && k8.query != NULL, "no one-key calls for %s", ctx->hash->name);
+    cr_assert_eq(k8.hash, hash_of(ctx));
+    cr_assert_eq(k8.keyed, keys8_constant(k8.hash, ctx->seed));
+    return k8;
+}
+
+static void chosen_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+{
+    const filter_key8 k8 = chosen(f, ctx);
+    for (size_t b = 0; b < nb; b++)
+        for (size_t j = 0; j < batches[b].count; j++)
+            k8.insert(f, k8.hash, k8.keyed, batches[b].ptr[j]);
+}
+
+static size_t chosen_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
+                           unsigned char *answer)
+{
+    const filter_key8 k8 = chosen(f, ctx);
+    size_t yes = 0, t = 0;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t j = 0; j < batches[b].count; j++, t++) {
+            const int all = k8.query(f, k8.hash, k8.keyed, batches[b].ptr[j]);
+            yes += (size_t)all;
+            if (answer != NULL)
+                answer[t] = (unsigned char)all;
+        }
+    return yes;
+}
+
+static const loops ONE_KEY = {"one key", LAYOUT_SPLITBLOCK, 8, one_key_insert, one_key_query};
+static const loops CHOSEN = {"filter_key8_for", LAYOUT_SPLITBLOCK, 8, chosen_insert, chosen_query};
 static const loops DIRECT = {"direct", LAYOUT_SPLITBLOCK, 8, direct_insert, direct_query};
 static const loops DISPATCH = {"dispatch", LAYOUT_SPLITBLOCK, 8, ops_insert, ops_query};
 
@@ -52,6 +110,41 @@ Test(splitblock_portable, keys8_dispatch)
     for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
         check_size(&DISPATCH, "xxh3_64", 0, SIZES[i], 3000);
         check_size(&DISPATCH, "mulx64", 0, SIZES[i], 3000);
+    }
+}
+
+Test(splitblock_portable, one_key_calls)
+{
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
+        check_size(&ONE_KEY, "xxh3_64", 0, SIZES[i], 3000);
+        check_size(&ONE_KEY, "mulx64", 0, SIZES[i], 3000);
+        check_size(&CHOSEN, "xxh3_64", 0, SIZES[i], 3000);
+        check_size(&CHOSEN, "mulx64", 0, SIZES[i], 3000);
+    }
+}
+
+/* filter_key8_for gives one-key calls to the split block with double
+ * hashing and a keys8 hash only: another layout, scheme or hash gets none
+ * (its keys then take the layout's ops, which hash through the registry). */
+Test(splitblock_portable, one_key_calls_only_where_they_apply)
+{
+    static const char *const HASHES[] = {"xxh3_64", "mulx64", "xxh3_128", "murmur3_128"};
+    for (size_t h = 0; h < sizeof HASHES / sizeof HASHES[0]; h++) {
+        hasher hs;
+        char err[256];
+        cr_assert_eq(hasher_resolve(HASHES[h], &hs, err, sizeof err), 0, "%s", err);
+        const scheme_ctx ctx = {&hs, 0, 0};
+        for (int l = 0; l < LAYOUT_COUNT; l++) {
+            filter f;
+            cr_assert_eq(filter_init(&f, (layout_kind)l, layout_fit_m((layout_kind)l, 256 * 64), 8), 0);
+            for (int sc = 0; sc < SCHEME_COUNT; sc++) {
+                const filter_key8 k8 = filter_key8_for(&f, &ctx, (scheme_kind)sc);
+                const int expected = l == LAYOUT_SPLITBLOCK && sc == SCHEME_DOUBLE && h < 2;
+                cr_assert_eq(k8.insert != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
+                cr_assert_eq(k8.query != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
+            }
+            filter_free(&f);
+        }
     }
 }
 

@@ -54,6 +54,7 @@ struct bloomlab_filter {
     hasher hash;
     scheme_ctx ctx; /* ctx.hash points at hash above */
     filter_ops ops;
+    filter_key8 key8; /* an 8-byte key's own calls, where the filter has them (filters.h) */
 };
 
 static void set_error(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -116,6 +117,7 @@ static bloomlab_filter *filter_wrap(filter *f, scheme_kind scheme, uint64_t seed
     bf->scheme = scheme;
     bf->ctx = (scheme_ctx){.hash = &bf->hash, .seed = seed, .log2_m = log2_floor(bf->f.m)};
     bf->ops = filter_ops_for(bf->f.layout, scheme);
+    bf->key8 = filter_key8_for(&bf->f, &bf->ctx, scheme);
     return bf;
 }
 
@@ -247,13 +249,20 @@ static void batch_of_one(key_batch *b, const void *key, size_t len)
     b->id[0] = 0;
 }
 
-/* One key: bloomlab_add_batch's work without its loops (the layout's
- * one-batch op, which takes a batch of one key its own way: batch.c's
- * lone_key_insert, or the split block's one-key path). */
+/* One key: bloomlab_add_batch's work without its loops.  An 8-byte key of
+ * a filter with one-key functions of its own (the split block with the
+ * library's hash: filter_key8_for, chosen when the filter was made) goes
+ * straight to them, without a batch, the ops' dispatch or a flush (such a
+ * filter does not stage); any other key to the layout's one-batch op, which
+ * takes a batch of one key its own way (batch.c's lone_key_insert). */
 int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
+    if (len == 8 && f->key8.insert != NULL) {
+        f->key8.insert(&f->f, f->key8.hash, f->key8.keyed, key_bytes(key));
+        return 0;
+    }
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return bloomlab_add_batch(f, keys, &len, 1);
@@ -297,6 +306,8 @@ int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
+    if (len == 8 && f->key8.query != NULL)
+        return f->key8.query(&f->f, f->key8.hash, f->key8.keyed, key_bytes(key));
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return (int)bloomlab_contains_batch(f, keys, &len, 1, NULL);

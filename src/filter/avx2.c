@@ -817,21 +817,19 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
 }
 
-void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key)
+void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
 {
     if (hash == KEYS8_MULX64)
-        split_lone_key(KEYS8_MULX64, f->words, f->blocks, keys8_constant(KEYS8_MULX64, seed), split_salt(), key, 1);
+        split_lone_key(KEYS8_MULX64, f->words, f->blocks, keyed, split_salt(), key, 1);
     else
-        split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keys8_constant(KEYS8_XXH3_64, seed), split_salt(), key, 1);
+        split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, split_salt(), key, 1);
 }
 
-int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t seed, const unsigned char *key)
+int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
 {
     if (hash == KEYS8_MULX64)
-        return (int)split_lone_key(KEYS8_MULX64, f->words, f->blocks, keys8_constant(KEYS8_MULX64, seed), split_salt(),
-                                   key, 0);
-    return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keys8_constant(KEYS8_XXH3_64, seed), split_salt(),
-                               key, 0);
+        return (int)split_lone_key(KEYS8_MULX64, f->words, f->blocks, keyed, split_salt(), key, 0);
+    return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, split_salt(), key, 0);
 }
 
 /* One hash's loops, stamped with and without prefetching (beyond L2 or in

@@ -79,12 +79,8 @@ ALWAYS_INLINE uint64_t xxh3_8(const unsigned char *p, uint64_t bitflip)
 /* A registry hash known here by its name (a plugin's name starts "plugin:"). */
 batch_hash_fn batch_hasher_for(const hasher *h);
 
-/* The hashes the split block loops compute themselves on 8-byte keys
- * (splitblock_portable.h, avx2.h): xxh3_64, bloomlab's own, and mulx64,
- * Boost.Bloom's mix of an integer key (hashes.h). */
-typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
-
-/* Which of them the registry's hash h is: 1 (and *out), or 0. */
+/* Which of the keys8 hashes (filters.h) the registry's hash h is: 1 (and
+ * *out), or 0. */
 int keys8_hash_of(const hasher *h, keys8_hash *out);
 
 /* The per-call constant of the hash at seed: XXH3's bitflip, mulx64's salt. */

@@ -17,6 +17,7 @@
 #include "filter/batch_hash.h"
 #include "filter/layout.h"
 #include "filter/loops.h"
+#include "filter/splitblock_portable.h"
 #include "filter/stage.h"
 
 #if BLOOMLAB_X86
@@ -380,7 +381,7 @@ static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_b
     keys8_hash hash;
     if (split_8_byte_keys(f, ctx, b, 1, &hash)) {
         if (b->count == 1)
-            avx2_splitblock_insert_key8(f, hash, ctx->seed, b->ptr[0]);
+            avx2_splitblock_insert_key8(f, hash, keys8_constant(hash, ctx->seed), b->ptr[0]);
         else
             avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);
     } else
@@ -399,7 +400,7 @@ static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, cons
     if (split_8_byte_keys(f, ctx, b, 1, &hash)) {
         if (b->count != 1)
             return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);
-        const int all = avx2_splitblock_query_key8(f, hash, ctx->seed, b->ptr[0]);
+        const int all = avx2_splitblock_query_key8(f, hash, keys8_constant(hash, ctx->seed), b->ptr[0]);
         if (answer != NULL)
             answer[0] = (unsigned char)all;
         return (size_t)all;
@@ -435,6 +436,24 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
         ops.query_many = vector->query_many;
     }
     return ops;
+}
+
+filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme)
+{
+    filter_key8 k8 = {NULL, NULL, KEYS8_XXH3_64, 0};
+    if (f->layout != LAYOUT_SPLITBLOCK || scheme != SCHEME_DOUBLE || !keys8_hash_of(ctx->hash, &k8.hash))
+        return k8;
+    k8.keyed = keys8_constant(k8.hash, ctx->seed);
+#if BLOOMLAB_X86
+    if (cpu_isa() >= ISA_AVX2 && few_blocks(f)) { /* the AVX2 one-key functions, as the ops take them */
+        k8.insert = avx2_splitblock_insert_key8;
+        k8.query = avx2_splitblock_query_key8;
+        return k8;
+    }
+#endif
+    k8.insert = splitblock_portable_insert_key8;
+    k8.query = splitblock_portable_query_key8;
+    return k8;
 }
 
 /* "LEVEL for LAYOUT ABOUT; ...; portable for the other schemes", from the

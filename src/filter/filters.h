@@ -167,6 +167,27 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme);
 /* One line saying which loops filter_ops_for gives on this CPU. */
 const char *filter_ops_description(void);
 
+/* The hashes the split block loops compute themselves on 8-byte keys
+ * (batch_hash.h's keys8_hash_one, splitblock_portable.h, avx2.h): xxh3_64,
+ * bloomlab's own, and mulx64, Boost.Bloom's mix of an integer key. */
+typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
+
+/* A filter's calls for one 8-byte key, chosen once for the filter
+ * (filter_key8_for) so that a library user's call goes straight to them:
+ * where the layout, its size and the hash have one-key loops that hash the
+ * key themselves (the split block with a keys8 hash, at the level cpu_isa()
+ * reaches), insert and query take the key's 8 bytes with `hash` and its
+ * constant at the filter's seed (`keyed`: batch_hash.h's keys8_constant,
+ * computed here once, not once a call); else both are NULL and the
+ * layout's ops serve.  The bits and answers are the one-key reference's. */
+typedef struct {
+    void (*insert)(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+    int (*query)(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+    keys8_hash hash;
+    uint64_t keyed;
+} filter_key8;
+filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme);
+
 /* One key at a time, no batching: the reference the batched loops are tested against. */
 void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,
                        size_t len, uint64_t id);

@@ -95,6 +95,17 @@ LOOP size_t split_work(uint64_t *const *block, const uint32_t *h32, size_t n, un
     return yes;
 }
 
+/* One key hashed and worked at once (returns 1 when its eight bits are
+ * all set; an insert returns 0). */
+LOOP int split_one_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const unsigned char *key,
+                       int insert)
+{
+    const uint64_t h = keys8_hash_one(hash, key, keyed);
+    uint64_t *one = &words[block_word(h, blocks)];
+    const uint32_t h32 = (uint32_t)h;
+    return (int)split_work(&one, &h32, 1, NULL, insert);
+}
+
 /* Batch b hashed and prefetched, then batch b - 1 worked: a key's block is
  * fetched while the up to KEY_BATCH keys before it are worked (about a
  * memory latency of this loop's work, as avx2.c's SPLIT_RING), and the
@@ -104,11 +115,11 @@ LOOP size_t split_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
                         size_t count, unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
-    if (count == 1 && batches[0].count == 1) { /* a library user's one key: nothing to overlap */
-        const uint64_t h = keys8_hash_one(hash, batches[0].ptr[0], keyed);
-        uint64_t *one = &words[block_word(h, blocks)];
-        const uint32_t h32_one = (uint32_t)h;
-        return split_work(&one, &h32_one, 1, answer, insert);
+    if (count == 1 && batches[0].count == 1) { /* one key: nothing to overlap */
+        const int all = split_one_key(hash, words, blocks, keyed, batches[0].ptr[0], insert);
+        if (answer != NULL)
+            answer[0] = (unsigned char)all;
+        return (size_t)all;
     }
     uint64_t *block[2][KEY_BATCH];
     uint32_t h32[2][KEY_BATCH];
@@ -148,4 +159,19 @@ size_t splitblock_portable_query_keys8(const filter *f, keys8_hash hash, uint64_
 {
     return hash == KEYS8_MULX64 ? split_query_keys8(KEYS8_MULX64, f, seed, batches, count, answer)
                                 : split_query_keys8(KEYS8_XXH3_64, f, seed, batches, count, answer);
+}
+
+/* One key, stamped per hash. */
+void splitblock_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+{
+    if (hash == KEYS8_MULX64)
+        split_one_key(KEYS8_MULX64, f->words, f->blocks, keyed, key, 1);
+    else
+        split_one_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, key, 1);
+}
+
+int splitblock_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+{
+    return hash == KEYS8_MULX64 ? split_one_key(KEYS8_MULX64, f->words, f->blocks, keyed, key, 0)
+                                : split_one_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, key, 0);
 }
