@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/hashes.h"
+#include "filter/batch_hash.h"
 #include "filter/filters.h"
 #include "filter/schemes.h"
 #include "harness/keys.h"
@@ -47,6 +48,48 @@ static size_t ops_query(const filter *f, const scheme_ctx *ctx, const key_batch 
     size_t yes = 0;
     for (size_t b = 0; b < nb; answer += batches[b].count, b++)
         yes += ops.query(f, ctx, &batches[b], answer);
+    return yes;
+}
+
+/* The keys8 name of the run's hash (xxh3_64 or mulx64). */
+static inline keys8_hash keys8_of(const scheme_ctx *ctx)
+{
+    keys8_hash hash;
+    cr_assert(keys8_hash_of(ctx->hash, &hash), "%s is not a keys8 hash", ctx->hash->name);
+    return hash;
+}
+
+/* One key a call through the one-key functions filter_key8_for chooses for
+ * the filter (what a library user's bloomlab_add / bloomlab_contains call). */
+static inline filter_key8 key8_chosen(const filter *f, const scheme_ctx *ctx)
+{
+    const filter_key8 k8 = filter_key8_for(f, ctx, SCHEME_DOUBLE);
+    cr_assert(k8.insert != NULL && k8.query != NULL, "no one-key calls for %s", ctx->hash->name);
+    cr_assert_eq(k8.hash, keys8_of(ctx));
+    cr_assert_eq(k8.keyed, keys8_constant(k8.hash, ctx->seed));
+    return k8;
+}
+
+static inline void key8_chosen_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+{
+    const filter_key8 k8 = key8_chosen(f, ctx);
+    for (size_t b = 0; b < nb; b++)
+        for (size_t j = 0; j < batches[b].count; j++)
+            k8.insert(f, k8.hash, k8.keyed, batches[b].ptr[j]);
+}
+
+static inline size_t key8_chosen_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
+                           unsigned char *answer)
+{
+    const filter_key8 k8 = key8_chosen(f, ctx);
+    size_t yes = 0, t = 0;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t j = 0; j < batches[b].count; j++, t++) {
+            const int all = k8.query(f, k8.hash, k8.keyed, batches[b].ptr[j]);
+            yes += (size_t)all;
+            if (answer != NULL)
+                answer[t] = (unsigned char)all;
+        }
     return yes;
 }
 

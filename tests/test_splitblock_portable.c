@@ -13,33 +13,25 @@
 #include "filter/splitblock_portable.h"
 #include "keys8_loops.h"
 
-/* The loops' name for the run's hash (xxh3_64 or mulx64). */
-static keys8_hash hash_of(const scheme_ctx *ctx)
-{
-    keys8_hash hash;
-    cr_assert(keys8_hash_of(ctx->hash, &hash), "%s is not a keys8 hash", ctx->hash->name);
-    return hash;
-}
-
 static void direct_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
-    splitblock_portable_insert_keys8(f, hash_of(ctx), ctx->seed, batches, nb);
+    splitblock_portable_insert_keys8(f, keys8_of(ctx), ctx->seed, batches, nb);
 }
 
 static size_t direct_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
                            unsigned char *answer)
 {
-    return splitblock_portable_query_keys8(f, hash_of(ctx), ctx->seed, batches, nb, answer);
+    return splitblock_portable_query_keys8(f, keys8_of(ctx), ctx->seed, batches, nb, answer);
 }
 
 /* One key a call: the portable one-key functions, and the ones
- * filter_key8_for chooses for the filter (a library user's bloomlab_add /
- * bloomlab_contains; the AVX2 ones where this CPU and BLOOMLAB_ISA reach). */
+ * filter_key8_for chooses for the filter (keys8_loops.h's key8_chosen_*:
+ * the AVX2 ones where this CPU and BLOOMLAB_ISA reach). */
 static void one_key_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
     for (size_t b = 0; b < nb; b++)
         for (size_t j = 0; j < batches[b].count; j++)
-            splitblock_portable_insert_key8(f, hash_of(ctx), keys8_constant(hash_of(ctx), ctx->seed), batches[b].ptr[j]);
+            splitblock_portable_insert_key8(f, keys8_of(ctx), keys8_constant(keys8_of(ctx), ctx->seed), batches[b].ptr[j]);
 }
 
 static size_t one_key_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
@@ -48,39 +40,7 @@ static size_t one_key_query(const filter *f, const scheme_ctx *ctx, const key_ba
     size_t yes = 0, t = 0;
     for (size_t b = 0; b < nb; b++)
         for (size_t j = 0; j < batches[b].count; j++, t++) {
-            const int all = splitblock_portable_query_key8(f, hash_of(ctx), keys8_constant(hash_of(ctx), ctx->seed), batches[b].ptr[j]);
-            yes += (size_t)all;
-            if (answer != NULL)
-                answer[t] = (unsigned char)all;
-        }
-    return yes;
-}
-
-static filter_key8 chosen(const filter *f, const scheme_ctx *ctx)
-{
-    const filter_key8 k8 = filter_key8_for(f, ctx, SCHEME_DOUBLE);
-    cr_assert(k8.insert != NULL && k8.query != NULL, "no one-key calls for %s", ctx->hash->name);
-    cr_assert_eq(k8.hash, hash_of(ctx));
-    cr_assert_eq(k8.keyed, keys8_constant(k8.hash, ctx->seed));
-    return k8;
-}
-
-static void chosen_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
-{
-    const filter_key8 k8 = chosen(f, ctx);
-    for (size_t b = 0; b < nb; b++)
-        for (size_t j = 0; j < batches[b].count; j++)
-            k8.insert(f, k8.hash, k8.keyed, batches[b].ptr[j]);
-}
-
-static size_t chosen_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
-                           unsigned char *answer)
-{
-    const filter_key8 k8 = chosen(f, ctx);
-    size_t yes = 0, t = 0;
-    for (size_t b = 0; b < nb; b++)
-        for (size_t j = 0; j < batches[b].count; j++, t++) {
-            const int all = k8.query(f, k8.hash, k8.keyed, batches[b].ptr[j]);
+            const int all = splitblock_portable_query_key8(f, keys8_of(ctx), keys8_constant(keys8_of(ctx), ctx->seed), batches[b].ptr[j]);
             yes += (size_t)all;
             if (answer != NULL)
                 answer[t] = (unsigned char)all;
@@ -89,7 +49,7 @@ static size_t chosen_query(const filter *f, const scheme_ctx *ctx, const key_bat
 }
 
 static const loops ONE_KEY = {"one key", LAYOUT_SPLITBLOCK, 8, one_key_insert, one_key_query};
-static const loops CHOSEN = {"filter_key8_for", LAYOUT_SPLITBLOCK, 8, chosen_insert, chosen_query};
+static const loops CHOSEN = {"filter_key8_for", LAYOUT_SPLITBLOCK, 8, key8_chosen_insert, key8_chosen_query};
 static const loops DIRECT = {"direct", LAYOUT_SPLITBLOCK, 8, direct_insert, direct_query};
 static const loops DISPATCH = {"dispatch", LAYOUT_SPLITBLOCK, 8, ops_insert, ops_query};
 
@@ -123,9 +83,10 @@ Test(splitblock_portable, one_key_calls)
     }
 }
 
-/* filter_key8_for gives one-key calls to the split block with double
- * hashing and a keys8 hash only: another layout, scheme or hash gets none
- * (its keys then take the layout's ops, which hash through the registry). */
+/* filter_key8_for gives one-key calls to the split block and the standard
+ * layout with double hashing and a keys8 hash only: another layout, scheme
+ * or hash gets none (its keys then take the layout's ops, which hash
+ * through the registry). */
 Test(splitblock_portable, one_key_calls_only_where_they_apply)
 {
     static const char *const HASHES[] = {"xxh3_64", "mulx64", "xxh3_128", "murmur3_128"};
@@ -139,7 +100,7 @@ Test(splitblock_portable, one_key_calls_only_where_they_apply)
             cr_assert_eq(filter_init(&f, (layout_kind)l, layout_fit_m((layout_kind)l, 256 * 64), 8), 0);
             for (int sc = 0; sc < SCHEME_COUNT; sc++) {
                 const filter_key8 k8 = filter_key8_for(&f, &ctx, (scheme_kind)sc);
-                const int expected = l == LAYOUT_SPLITBLOCK && sc == SCHEME_DOUBLE && h < 2;
+                const int expected = (l == LAYOUT_SPLITBLOCK || l == LAYOUT_STANDARD) && sc == SCHEME_DOUBLE && h < 2;
                 cr_assert_eq(k8.insert != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
                 cr_assert_eq(k8.query != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
             }

@@ -20,6 +20,9 @@ static const loops DIRECT = {"direct", LAYOUT_STANDARD, 7, direct_insert, ops_qu
 static const loops DISPATCH = {"dispatch", LAYOUT_STANDARD, 7, ops_insert, ops_query};
 static const loops DISPATCH_K1 = {"dispatch k=1", LAYOUT_STANDARD, 1, ops_insert, ops_query};
 static const loops DISPATCH_K13 = {"dispatch k=13", LAYOUT_STANDARD, 13, ops_insert, ops_query};
+static const loops CHOSEN = {"filter_key8_for", LAYOUT_STANDARD, 7, key8_chosen_insert, key8_chosen_query};
+static const loops CHOSEN_K1 = {"filter_key8_for k=1", LAYOUT_STANDARD, 1, key8_chosen_insert, key8_chosen_query};
+static const loops CHOSEN_K13 = {"filter_key8_for k=13", LAYOUT_STANDARD, 13, key8_chosen_insert, key8_chosen_query};
 
 /* 61 bits (crowded: most answers yes; not a multiple of 64), 4099 words
  * less 3 bits, the 1e6 keys at 10 bits of the counts in
@@ -36,6 +39,18 @@ Test(standard_portable, keys8)
             check_size(LOOPS[l], "xxh3_64", 0, SIZES[i], 3000);
     check_size(&DISPATCH_K1, "xxh3_64", 0, 64 * 4099 - 3, 3000);
     check_size(&DISPATCH_K13, "xxh3_64", 0, 64 * 4099 - 3, 3000);
+}
+
+/* One key a call (a library user's bloomlab_add / bloomlab_contains): the
+ * functions filter_key8_for chooses, each keys8 hash, k = 7, 1 and 13. */
+Test(standard_portable, one_key_calls)
+{
+    for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
+        check_size(&CHOSEN, "xxh3_64", 0, SIZES[i], 3000);
+        check_size(&CHOSEN, "mulx64", 0, SIZES[i], 3000);
+    }
+    check_size(&CHOSEN_K1, "xxh3_64", 0, 64 * 4099 - 3, 3000);
+    check_size(&CHOSEN_K13, "mulx64", 0, 64 * 4099 - 3, 3000);
 }
 
 /* Mixed lengths (a key of 1 to 7 or 16 bytes among 8-byte ones, in some

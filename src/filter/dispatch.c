@@ -19,6 +19,7 @@
 #include "filter/loops.h"
 #include "filter/splitblock_portable.h"
 #include "filter/stage.h"
+#include "filter/standard_portable.h"
 
 #if BLOOMLAB_X86
 /* ---- eight keys at a time (avx512.h) --------------------------------------- */
@@ -441,9 +442,15 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
 filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme)
 {
     filter_key8 k8 = {NULL, NULL, KEYS8_XXH3_64, 0};
-    if (f->layout != LAYOUT_SPLITBLOCK || scheme != SCHEME_DOUBLE || !keys8_hash_of(ctx->hash, &k8.hash))
+    if ((f->layout != LAYOUT_SPLITBLOCK && f->layout != LAYOUT_STANDARD) || scheme != SCHEME_DOUBLE ||
+        !keys8_hash_of(ctx->hash, &k8.hash))
         return k8;
     k8.keyed = keys8_constant(k8.hash, ctx->seed);
+    if (f->layout == LAYOUT_STANDARD) { /* scalar at every level: k positions, each its own line */
+        k8.insert = standard_portable_insert_key8;
+        k8.query = standard_portable_query_key8;
+        return k8;
+    }
 #if BLOOMLAB_X86
     if (cpu_isa() >= ISA_AVX2 && few_blocks(f)) { /* the AVX2 one-key functions, as the ops take them */
         k8.insert = avx2_splitblock_insert_key8;

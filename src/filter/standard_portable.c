@@ -59,3 +59,52 @@ void standard_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *b
             standard_set(words, pos[(b - 1) & 1], batches[b - 1].count * k);
     }
 }
+
+/* Key's stream of positions (the same as standard_hash's), stamped per hash. */
+LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
+{
+    probe p;
+    probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){keys8_hash_one(hash, key, keyed), 0}, 64);
+    return p;
+}
+
+/* words, m and k in locals: a store through f->words could alias *f, and
+ * the compiler would load them again after each bit set. */
+LOOP void insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
+{
+    uint64_t *const words = f->words;
+    const uint64_t m = f->m;
+    const unsigned k = f->k;
+    probe p = key8_probe(hash, keyed, key);
+    for (unsigned i = 0; i < k; i++) {
+        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
+        words[q >> 6] |= 1ULL << (q & 63);
+    }
+}
+
+LOOP int query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsigned char *key)
+{
+    const uint64_t *const words = f->words;
+    const uint64_t m = f->m;
+    const unsigned k = f->k;
+    probe p = key8_probe(hash, keyed, key);
+    for (unsigned i = 0; i < k; i++) {
+        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
+        if (!((words[q >> 6] >> (q & 63)) & 1))
+            return 0;
+    }
+    return 1;
+}
+
+void standard_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+{
+    if (hash == KEYS8_MULX64)
+        insert_key8(KEYS8_MULX64, f, keyed, key);
+    else
+        insert_key8(KEYS8_XXH3_64, f, keyed, key);
+}
+
+int standard_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+{
+    return hash == KEYS8_MULX64 ? query_key8(KEYS8_MULX64, f, keyed, key) : query_key8(KEYS8_XXH3_64, f, keyed, key);
+}

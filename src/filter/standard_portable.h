@@ -30,4 +30,11 @@
  * 8 bytes long and the hash xxh3_64 (the caller checks all three). */
 void standard_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count);
 
+/* One 8-byte key of a standard filter (filters.h's filter_key8; the hash
+ * xxh3_64 or mulx64, keyed = keys8_constant(hash, seed)): its k bits set
+ * at once (a staging filter too: the bits commute with the staged ones), or
+ * tested with an early exit at the first clear one (1 when all are set). */
+void standard_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+int standard_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+
 #endif
