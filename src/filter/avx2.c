@@ -640,12 +640,6 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
     return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
 }
 
-/* The same of keys j .. j+3 of the batch. */
-LOOP __m256i keys8_hash4(keys8_hash hash, const key_batch *keys, size_t j, int packed, __m256i keyed4)
-{
-    return keys8_hash_x4(hash, batch_keys4(keys, j, packed), keyed4);
-}
-
 /* How a key's block is prefetched as it is hashed: not at all while the
  * filter fits in L2 (there the prefetches cost more than they hide:
  * docs/PERFORMANCE.md), else for reading or for writing. */
