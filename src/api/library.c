@@ -250,11 +250,13 @@ static void batch_of_one(key_batch *b, const void *key, size_t len)
 }
 
 /* One key: bloomlab_add_batch's work without its loops.  An 8-byte key of
- * a filter with one-key functions of its own (the split block with the
- * library's hash: filter_key8_for, chosen when the filter was made) goes
- * straight to them, without a batch, the ops' dispatch or a flush (such a
- * filter does not stage); any other key to the layout's one-batch op, which
- * takes a batch of one key its own way (batch.c's lone_key_insert). */
+ * a filter with one-key functions of its own (the split block and the
+ * standard layout with the library's hash: filter_key8_for, chosen when the
+ * filter was made) goes straight to them, without a batch or the ops'
+ * dispatch; its bits are set at once, and no call of the library leaves a
+ * staged insert behind it (both paths below flush), so no flush is owed.
+ * Any other key goes to the layout's one-batch op, which takes a batch of
+ * one key its own way (batch.c's lone_key_insert). */
 int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
 {
     if (f == NULL || !key_ok(key, len))

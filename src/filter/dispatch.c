@@ -439,6 +439,11 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
     return ops;
 }
 
+/* filters.h says what.  The split block's one-key functions are the AVX2
+ * ones at the avx2 and avx512 levels (a 256-bit block is one AVX2 register;
+ * AVX-512 adds nothing to one key), under the same size limit as its AVX2
+ * ops; the standard layout's are scalar at every level (k positions, each
+ * its own line, one key's worth of work to overlap). */
 filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme)
 {
     filter_key8 k8 = {NULL, NULL, KEYS8_XXH3_64, 0};

@@ -175,8 +175,9 @@ typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
 /* A filter's calls for one 8-byte key, chosen once for the filter
  * (filter_key8_for) so that a library user's call goes straight to them:
  * where the layout, its size and the hash have one-key loops that hash the
- * key themselves (the split block with a keys8 hash, at the level cpu_isa()
- * reaches), insert and query take the key's 8 bytes with `hash` and its
+ * key themselves (the split block at the level cpu_isa() reaches, and the
+ * standard layout, with double hashing and a keys8 hash; their bits set at
+ * once, never staged), insert and query take the key's 8 bytes with `hash` and its
  * constant at the filter's seed (`keyed`: batch_hash.h's keys8_constant,
  * computed here once, not once a call); else both are NULL and the
  * layout's ops serve.  The bits and answers are the one-key reference's. */
