@@ -1,13 +1,29 @@
-/* cache.c -- the last-level cache's size; see cache.h. */
+/* cache.c -- the sizes of L2 and of the last-level cache; see cache.h. */
 #define _GNU_SOURCE
 #include "base/cache.h"
 
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #define CACHE_INDEX_MAX 8
+
+/* 0 until asked.  Atomic: filters are built and filled on several threads
+ * at once (racing threads store the same value). */
+static _Atomic uint64_t l2_bytes;
+
+uint64_t cache_l2_bytes(void)
+{
+    uint64_t bytes = atomic_load_explicit(&l2_bytes, memory_order_relaxed);
+    if (bytes == 0) {
+        const long asked = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        bytes = asked > 0 ? (uint64_t)asked : CACHE_L2_FALLBACK_BYTES;
+        atomic_store_explicit(&l2_bytes, bytes, memory_order_relaxed);
+    }
+    return bytes;
+}
 
 /* A small sysfs file's text, read with open/read into buf (no stdio: a
  * FILE's heap buffer, freed, would be reused by the next allocation, and

@@ -6,16 +6,13 @@
 #define BLOOMLAB_CACHE_H
 
 #include <stdint.h>
-#include <unistd.h>
 
 #define CACHE_L2_FALLBACK_BYTES (1u << 20) /* where the C library does not know */
 
-/* One core's L2 in bytes (glibc reads it once from cpuid: a call is cheap). */
-static inline uint64_t cache_l2_bytes(void)
-{
-    long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return bytes > 0 ? (uint64_t)bytes : CACHE_L2_FALLBACK_BYTES;
-}
+/* One core's L2 in bytes, as sysconf gives it, asked once a process: the
+ * vector loops ask at every call, and sysconf is a call into the C library
+ * of about 130 instructions (callgrind), a load once kept. */
+uint64_t cache_l2_bytes(void);
 
 /* Where neither the kernel nor the C library knows the last-level cache
  * (off Linux, or a virtual machine that hides it): a common server LLC. */

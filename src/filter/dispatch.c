@@ -380,12 +380,9 @@ static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const 
 static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
 {
     keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, 1, &hash)) {
-        if (b->count == 1)
-            avx2_splitblock_insert_key8(f, hash, keys8_constant(hash, ctx->seed), b->ptr[0]);
-        else
-            avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);
-    } else
+    if (split_8_byte_keys(f, ctx, b, 1, &hash))
+        avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);
+    else
         insert_splitblock_avx2_hashed(f, ctx, b);
 }
 static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
@@ -398,14 +395,8 @@ static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx,
 static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
 {
     keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, 1, &hash)) {
-        if (b->count != 1)
-            return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);
-        const int all = avx2_splitblock_query_key8(f, hash, keys8_constant(hash, ctx->seed), b->ptr[0]);
-        if (answer != NULL)
-            answer[0] = (unsigned char)all;
-        return (size_t)all;
-    }
+    if (split_8_byte_keys(f, ctx, b, 1, &hash))
+        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);
     return query_splitblock_avx2_hashed(f, ctx, b, answer);
 }
 /* The split block's AVX2 ops above, for the layout table. */
