@@ -707,11 +707,15 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
 }
 
-/* The group in slot g set or tested: its first `live` keys, their answers
- * from answer[0] (if any). */
-LOOP unsigned split_work4(__m256i salt, const split_ring *r, size_t g, unsigned live, unsigned char *answer,
-                          int insert)
+/* Group i (counted from the call's first) set or tested, from its slot:
+ * its first `live` keys, their answers from answer[out] (if any); with
+ * `full` (batches_full_packed) four keys at answer[4 i]. */
+LOOP unsigned split_work4(__m256i salt, const split_ring *r, size_t i, unsigned char *answer, int insert, int full)
 {
+    const size_t g = i % SPLIT_RING;
+    const unsigned live = full ? 4 : r->live[g];
+    if (answer != NULL)
+        answer += full ? 4 * i : r->out[g];
     unsigned yes = 0;
 #define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
@@ -767,11 +771,8 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         const int packed = full || batch_packed(keys);
         for (size_t j = 0; j < n; j += 4, groups++) {
             const size_t g = groups % SPLIT_RING;
-            if (groups >= SPLIT_RING) {
-                const size_t out = full ? (groups - SPLIT_RING) * 4 : ring.out[g];
-                yes += split_work4(salt, &ring, g, full ? 4 : ring.live[g], answer != NULL ? answer + out : NULL,
-                                   insert);
-            }
+            if (groups >= SPLIT_RING)
+                yes += split_work4(salt, &ring, groups - SPLIT_RING, answer, insert, full);
             const __m256i x = full ? _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j])
                                    : batch_keys4(keys, j, packed);
             split_place4(keys8_hash_x4(hash, x, keyed4), bytes, b, ring.h[g], ring.block[g], fetch);
@@ -782,10 +783,8 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         }
         done += n;
     }
-    for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++) {
-        const size_t g = i % SPLIT_RING, out = full ? i * 4 : ring.out[g];
-        yes += split_work4(salt, &ring, g, full ? 4 : ring.live[g], answer != NULL ? answer + out : NULL, insert);
-    }
+    for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++)
+        yes += split_work4(salt, &ring, i, answer, insert, full);
     return yes;
 }
 
