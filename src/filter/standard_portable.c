@@ -8,6 +8,15 @@
 
 #define LOOP static inline __attribute__((always_inline))
 
+/* An 8-byte key's stream of positions: the hash (xxh3_64 or mulx64,
+ * keyed = keys8_constant(hash, seed)) split as schemes.h's hash_split does. */
+LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
+{
+    probe p;
+    probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){keys8_hash_one(hash, key, keyed), 0}, 64);
+    return p;
+}
+
 /* A batch's keys hashed (xxh3_64 on 8 bytes), their k positions computed
  * by schemes.h's double hashing stream and reduction (the reference's
  * arithmetic, not a copy of it) into pos[j k + i], and each position's
@@ -16,8 +25,7 @@ LOOP void standard_hash(const uint64_t *words, uint64_t m, unsigned k, uint64_t 
                         uint64_t *pos)
 {
     for (size_t j = 0; j < keys->count; j++) {
-        probe p;
-        probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){xxh3_8(keys->ptr[j], bitflip), 0}, 64);
+        probe p = key8_probe(KEYS8_XXH3_64, bitflip, keys->ptr[j]);
         /* k is known only at run time: two positions a loop step halve the
          * step's count, compare and branch, and leave one test for an odd k
          * (a wider unroll's remainder jumps cost more a key than they save:
@@ -58,14 +66,6 @@ void standard_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *b
         if (b > 0)
             standard_set(words, pos[(b - 1) & 1], batches[b - 1].count * k);
     }
-}
-
-/* Key's stream of positions (the same as standard_hash's), stamped per hash. */
-LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
-{
-    probe p;
-    probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){keys8_hash_one(hash, key, keyed), 0}, 64);
-    return p;
 }
 
 /* words, m and k in locals: a store through f->words could alias *f, and
