@@ -18,6 +18,11 @@
  *            without a mispredicted branch per key; flight_step), several
  *            batches in flight at once in query_many.
  *
+ * (splitblock, double) and (standard, double) on 8-byte keys hashed by
+ * xxh3_64 or mulx64, the benchmarks' case, take one-pass loops of their
+ * own instead (splitblock_portable.h, standard_portable.h: the keys hashed
+ * in the loop, no hasher's array, no cursor).
+ *
  * On AVX-512 and AVX2 CPUs filter_ops_for swaps in vector loops where the
  * layout table has them (dispatch.c).  The answers and the bits are those
  * of filter_insert_one/filter_query_one, the one-key reference stamped
@@ -257,18 +262,11 @@ static int keys8(const key_batch *batches, size_t count)
     return 1;
 }
 
-/* 1 when the hash is xxh3_64 and every key of the batches 8 bytes long:
- * then standard_portable.h's insert runs for (standard, double) when not
- * staging (batch_insert, many_insert); else the stamped loops. */
-static int keys8_xxh3_64(const scheme_ctx *ctx, const key_batch *batches, size_t count)
-{
-    return batch_hasher_for(ctx->hash) == batch_hash_xxh3_64 && keys8(batches, count);
-}
-
 /* 1 (and the hash) when the hash is xxh3_64 or mulx64 and every key of the
- * batches 8 bytes long: then splitblock_portable.h's one-pass loops run,
- * which hash the keys themselves (the calls below); else split_start's. */
-static int split_keys8_hash(const scheme_ctx *ctx, const key_batch *batches, size_t count, keys8_hash *hash)
+ * batches 8 bytes long: then the one-pass loops of splitblock_portable.h
+ * and standard_portable.h run, which hash the keys themselves (the calls
+ * below); else the stamped loops. */
+static int keys8_hashed(const scheme_ctx *ctx, const key_batch *batches, size_t count, keys8_hash *hash)
 {
     return keys8_hash_of(ctx->hash, hash) && keys8(batches, count);
 }
@@ -276,7 +274,7 @@ static int split_keys8_hash(const scheme_ctx *ctx, const key_batch *batches, siz
 ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const key_batch *keys, unsigned char *answer)
 {
     keys8_hash hash;
-    if (split_keys8_hash(ctx, keys, 1, &hash))
+    if (keys8_hashed(ctx, keys, 1, &hash))
         return splitblock_portable_query_keys8(f, hash, ctx->seed, keys, 1, answer);
     split_pass ps;
     split_start(f, ctx, keys, &ps, 0);
@@ -287,7 +285,7 @@ ALWAYS_INLINE size_t split_query(const filter *f, const scheme_ctx *ctx, const k
 ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
     keys8_hash hash;
-    if (split_keys8_hash(ctx, batches, count, &hash)) {
+    if (keys8_hashed(ctx, batches, count, &hash)) {
         splitblock_portable_insert_keys8(f, hash, ctx->seed, batches, count);
         return;
     }
@@ -305,7 +303,7 @@ ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key
 ALWAYS_INLINE size_t split_query_many(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
 {
     keys8_hash hash;
-    if (split_keys8_hash(ctx, batches, count, &hash))
+    if (keys8_hashed(ctx, batches, count, &hash))
         return splitblock_portable_query_keys8(f, hash, ctx->seed, batches, count, NULL);
     split_pass ps[2];
     size_t yes = 0;
@@ -520,12 +518,13 @@ ALWAYS_INLINE size_t query_finish_block(layout_kind L, scheme_kind S, batch_env 
 /* (splitblock, double) takes the loops of its own above. */
 static int split_double(layout_kind L, scheme_kind S) { return L == LAYOUT_SPLITBLOCK && S == SCHEME_DOUBLE; }
 
-/* (standard, double) inserts of 8-byte keys hashed by xxh3_64 into a filter
- * that is not staging take standard_portable.h's one-pass loop. */
-ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                        const key_batch *batches, size_t count)
+/* 1 (and the hash) when (standard, double) takes standard_portable.h's
+ * loops: every key 8 bytes long and the hash xxh3_64 or mulx64 (inserts
+ * also need a filter that is not staging: many_insert). */
+ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const scheme_ctx *ctx,
+                                        const key_batch *batches, size_t count, keys8_hash *hash)
 {
-    return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && f->stage == NULL && keys8_xxh3_64(ctx, batches, count);
+    return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && keys8_hashed(ctx, batches, count, hash);
 }
 
 /* A batch of one key (a library user's bloomlab_add or bloomlab_contains)
@@ -594,6 +593,9 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
         return split_query(f, ctx, keys, answer);
     if (layout_may_stage(L))
         require_flushed(f);
+    keys8_hash hash;
+    if (standard_double_keys8(L, S, ctx, keys, 1, &hash))
+        return standard_portable_query_keys8(f, hash, ctx->seed, keys, 1, answer);
     batch_env e;
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L)) {
@@ -624,8 +626,9 @@ ALWAYS_INLINE void many_insert(layout_kind L, scheme_kind S, filter *f, const sc
         split_insert_many(f, ctx, batches, count);
         return;
     }
-    if (standard_double_keys8(L, S, f, ctx, batches, count)) {
-        standard_portable_insert_keys8(f, ctx->seed, batches, count);
+    keys8_hash hash;
+    if (f->stage == NULL && standard_double_keys8(L, S, ctx, batches, count, &hash)) {
+        standard_portable_insert_keys8(f, hash, ctx->seed, batches, count);
         return;
     }
     if (count == 0)
@@ -670,6 +673,9 @@ ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, c
         return 0;
     if (layout_may_stage(L))
         require_flushed(f);
+    keys8_hash hash;
+    if (standard_double_keys8(L, S, ctx, batches, count, &hash))
+        return standard_portable_query_keys8(f, hash, ctx->seed, batches, count, NULL);
     batch_env e;
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L))

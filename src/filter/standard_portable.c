@@ -17,15 +17,15 @@ LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
     return p;
 }
 
-/* A batch's keys hashed (xxh3_64 on 8 bytes), their k positions computed
+/* A batch's keys hashed (xxh3_64 or mulx64 on 8 bytes), their k positions computed
  * by schemes.h's double hashing stream and reduction (the reference's
  * arithmetic, not a copy of it) into pos[j k + i], and each position's
  * line prefetched for writing: the first pass. */
-LOOP void standard_hash(const uint64_t *words, uint64_t m, unsigned k, uint64_t bitflip, const key_batch *keys,
-                        uint64_t *pos)
+LOOP void standard_hash(keys8_hash hash, const uint64_t *words, uint64_t m, unsigned k, uint64_t keyed,
+                        const key_batch *keys, uint64_t *pos)
 {
     for (size_t j = 0; j < keys->count; j++) {
-        probe p = key8_probe(KEYS8_XXH3_64, bitflip, keys->ptr[j]);
+        probe p = key8_probe(hash, keyed, keys->ptr[j]);
         /* k is known only at run time: two positions a loop step halve the
          * step's count, compare and branch, and leave one test for an odd k
          * (a wider unroll's remainder jumps cost more a key than they save:
@@ -53,19 +53,27 @@ LOOP void standard_set(uint64_t *words, const uint64_t *pos, size_t n)
 /* Batch b hashed and prefetched, then batch b - 1's bits set: a line is
  * fetched while the up to KEY_BATCH keys before its key are worked, as in
  * splitblock_portable.c, the positions waiting in two arrays of one batch. */
-void standard_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count)
+LOOP void insert_keys8(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
     uint64_t *const words = f->words;
     const uint64_t m = f->m;
     const unsigned k = f->k;
-    const uint64_t bitflip = xxh3_8_bitflip(seed);
+    const uint64_t keyed = keys8_constant(hash, seed);
     uint64_t pos[2][KEY_BATCH * FILTER_K_MAX];
     for (size_t b = 0; b <= count; b++) {
         if (b < count)
-            standard_hash(words, m, k, bitflip, &batches[b], pos[b & 1]);
+            standard_hash(hash, words, m, k, keyed, &batches[b], pos[b & 1]);
         if (b > 0)
             standard_set(words, pos[(b - 1) & 1], batches[b - 1].count * k);
     }
+}
+
+void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
+{
+    if (hash == KEYS8_MULX64)
+        insert_keys8(KEYS8_MULX64, f, seed, batches, count);
+    else
+        insert_keys8(KEYS8_XXH3_64, f, seed, batches, count);
 }
 
 /* words, m and k in locals: a store through f->words could alias *f, and
@@ -112,4 +120,107 @@ void standard_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, c
 int standard_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
 {
     return hash == KEYS8_MULX64 ? query_key8(KEYS8_MULX64, f, keyed, key) : query_key8(KEYS8_XXH3_64, f, keyed, key);
+}
+
+/* ---- queries: rounds over a group of keys (standard_portable.h) ---------- */
+
+/* Keys a group: a round's prefetches are issued a group's work ahead of
+ * their tests (Boost.Bloom's bulk may_contain keeps 64), and the keys
+ * alive fit one 64-bit mask. */
+#define QUERY_GROUP 64
+
+/* Key t of the group: its next value of the double hashing stream x (the
+ * one after pos), its step y, and the position its next round tests. */
+typedef struct {
+    uint64_t x[QUERY_GROUP], y[QUERY_GROUP], pos[QUERY_GROUP];
+    unsigned count;
+} query_group;
+
+/* Where the run's next key is: batch b, key j. */
+typedef struct {
+    size_t b, j;
+} run_cursor;
+
+/* The next (up to) QUERY_GROUP keys of the run hashed, their position 0
+ * computed and its line prefetched; g->count = 0 when the run is done. */
+LOOP void group_start(keys8_hash hash, const uint64_t *words, uint64_t m, uint64_t keyed, const key_batch *batches,
+                      size_t count, run_cursor *at, query_group *g)
+{
+    unsigned n = 0;
+    while (n < QUERY_GROUP && at->b < count) {
+        const key_batch *keys = &batches[at->b];
+        if (at->j >= keys->count) {
+            at->b++;
+            at->j = 0;
+            continue;
+        }
+        probe p = key8_probe(hash, keyed, keys->ptr[at->j++]);
+        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
+        g->x[n] = p.x;
+        g->y[n] = p.y;
+        g->pos[n] = q;
+        __builtin_prefetch(&words[q >> 6], 0, 3);
+        n++;
+    }
+    g->count = n;
+}
+
+/* Bit q of the filter, 0 or 1. */
+LOOP uint64_t bit_at(const uint64_t *words, uint64_t q) { return (words[q >> 6] >> (q & 63)) & 1; }
+
+/* The group's rounds (standard_portable.h); returns the keys that found
+ * all k bits set (bit t: key t of the group).  The last round computes no
+ * next position. */
+LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_group *g)
+{
+    uint64_t live = g->count == QUERY_GROUP ? ~0ULL : (1ULL << g->count) - 1;
+    for (unsigned i = 0; i + 1 < k && live != 0; i++)
+        for (uint64_t rest = live; rest != 0; rest &= rest - 1) {
+            const unsigned t = (unsigned)__builtin_ctzll(rest);
+            live &= ~((bit_at(words, g->pos[t]) ^ 1) << t);
+            const uint64_t q = reduce_range(g->x[t], m);
+            g->x[t] += g->y[t];
+            g->pos[t] = q;
+            __builtin_prefetch(&words[q >> 6], 0, 3);
+        }
+    for (uint64_t rest = live; rest != 0; rest &= rest - 1) {
+        const unsigned t = (unsigned)__builtin_ctzll(rest);
+        live &= ~((bit_at(words, g->pos[t]) ^ 1) << t);
+    }
+    return live;
+}
+
+/* The run a group at a time: the group's rounds, then its answers. */
+LOOP size_t query_keys8(keys8_hash hash, const filter *f, uint64_t keyed, const key_batch *batches, size_t count,
+                        unsigned char *answer)
+{
+    const uint64_t *const words = f->words;
+    const uint64_t m = f->m;
+    const unsigned k = f->k;
+    run_cursor at = {0, 0};
+    query_group g;
+    size_t yes = 0;
+    for (;;) {
+        group_start(hash, words, m, keyed, batches, count, &at, &g);
+        if (g.count == 0)
+            return yes;
+        const uint64_t live = group_rounds(words, m, k, &g);
+        yes += (size_t)__builtin_popcountll(live);
+        if (answer != NULL) {
+            for (unsigned t = 0; t < g.count; t++)
+                answer[t] = (unsigned char)((live >> t) & 1);
+            answer += g.count;
+        }
+    }
+}
+
+size_t standard_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                     size_t count, unsigned char *answer)
+{
+    const uint64_t keyed = keys8_constant(hash, seed);
+    if (hash == KEYS8_MULX64)
+        return answer == NULL ? query_keys8(KEYS8_MULX64, f, keyed, batches, count, NULL)
+                              : query_keys8(KEYS8_MULX64, f, keyed, batches, count, answer);
+    return answer == NULL ? query_keys8(KEYS8_XXH3_64, f, keyed, batches, count, NULL)
+                          : query_keys8(KEYS8_XXH3_64, f, keyed, batches, count, answer);
 }

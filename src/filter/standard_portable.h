@@ -1,21 +1,30 @@
-/* standard_portable.h -- the portable one-pass insert for the standard
- * layout with double hashing and xxh3_64 on 8-byte keys, when the filter
- * does not stage (stage.c: staging begins past the last-level cache): what
- * a CPU without AVX2 runs (BLOOMLAB_ISA=portable, and every machine that is
- * not x86-64), and what the AVX2 level falls back to where it has no
- * insert of its own (dispatch.c, standard_insert_run_avx2).
+/* standard_portable.h -- the portable loops for the standard layout with
+ * double hashing and 8-byte keys hashed by xxh3_64 or mulx64: what a CPU
+ * without AVX2 runs (BLOOMLAB_ISA=portable, and every machine that is not
+ * x86-64), and what the AVX2 level falls back to where it has no loop of
+ * its own (dispatch.c: inserts beyond L2, queries beyond L2).
  *
- * Each key is hashed in the loop (batch_hash.h's xxh3_8), its k positions
- * computed and their lines prefetched for writing, and its bits set a
- * batch of keys later, so that the lines have arrived when they are
- * written, with no call, no hasher's output array and no cursor between
- * (splitblock_portable.h has the same shape for split block).
+ * Insert: each key is hashed in the loop, its k positions computed and
+ * their lines prefetched for writing, and its bits set a batch of keys
+ * later, so that the lines have arrived when they are written, with no
+ * call, no hasher's output array and no cursor between (a filter that
+ * does not stage: stage.c begins past the last-level cache).
  *
- * The bits are the one-key reference's (batch.c, cursor_start and
- * cursor_position for LAYOUT_STANDARD), bit for bit: h1 = xxh3_64(key,
- * seed), h2 = mix64(h1) (schemes.h, hash_split), position i =
- * floor((h1 + i h2 mod 2^64) m / 2^64) (schemes.h, probe_position), bit
- * pos & 63 of word pos >> 6 (tests/test_standard_portable.c).
+ * Query: in rounds over a group of 64 keys, as Boost.Bloom's bulk
+ * may_contain does.  Round i tests position i of every key still alive,
+ * whose line was prefetched in round i - 1, and computes and prefetches
+ * position i + 1; a key whose bit is clear leaves the group's mask.  An
+ * absent key at fill 1/2 leaves after 2 rounds on average, having fetched
+ * about 3 lines (the one it failed on and the next, prefetched), where a
+ * test of all k fetches k; a present key stays for all k rounds.  No
+ * branch depends on a bit's value, so none is mispredicted per key, and
+ * every round's misses overlap (the timings: docs/PERFORMANCE.md).
+ *
+ * The bits and answers are the one-key reference's (batch.c, cursor_start
+ * and cursor_position for LAYOUT_STANDARD), bit for bit: h1 = the hash of
+ * the key at the seed, h2 = mix64(h1) (schemes.h, hash_split), position
+ * i = floor((h1 + i h2 mod 2^64) m / 2^64) (schemes.h, probe_position),
+ * bit pos & 63 of word pos >> 6 (tests/test_standard_portable.c).
  */
 #ifndef BLOOMLAB_STANDARD_PORTABLE_H
 #define BLOOMLAB_STANDARD_PORTABLE_H
@@ -27,8 +36,8 @@
 #include "filter/key_batch.h"
 
 /* Batches [0, count) into a standard filter that is not staging, every key
- * 8 bytes long and the hash xxh3_64 (the caller checks all three). */
-void standard_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *batches, size_t count);
+ * 8 bytes long (the caller checks both). */
+void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
 
 /* One 8-byte key of a standard filter (filters.h's filter_key8; the hash
  * xxh3_64 or mulx64, keyed = keys8_constant(hash, seed)): its k bits set
@@ -36,5 +45,11 @@ void standard_portable_insert_keys8(filter *f, uint64_t seed, const key_batch *b
  * tested with an early exit at the first clear one (1 when all are set). */
 void standard_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
 int standard_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+
+/* The keys of batches [0, count) tested (every key 8 bytes long: the
+ * caller checks): returns how many found all k bits
+ * set, and answer[t] for the run's t-th key when answer is not NULL. */
+size_t standard_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                     size_t count, unsigned char *answer);
 
 #endif
