@@ -174,20 +174,24 @@ LOOP uint64_t bit_at(const uint64_t *words, uint64_t q) { return (words[q >> 6] 
 LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_group *g)
 {
     uint64_t live = g->count == QUERY_GROUP ? ~0ULL : (1ULL << g->count) - 1;
-    for (unsigned i = 0; i + 1 < k && live != 0; i++)
+    for (unsigned i = 0; i + 1 < k && live != 0; i++) {
+        uint64_t found = 0;
         for (uint64_t rest = live; rest != 0; rest &= rest - 1) {
             const unsigned t = (unsigned)__builtin_ctzll(rest);
-            live &= ~((bit_at(words, g->pos[t]) ^ 1) << t);
+            found |= bit_at(words, g->pos[t]) << t;
             const uint64_t q = reduce_range(g->x[t], m);
             g->x[t] += g->y[t];
             g->pos[t] = q;
             __builtin_prefetch(&words[q >> 6], 0, 3);
         }
+        live = found;
+    }
+    uint64_t found = 0;
     for (uint64_t rest = live; rest != 0; rest &= rest - 1) {
         const unsigned t = (unsigned)__builtin_ctzll(rest);
-        live &= ~((bit_at(words, g->pos[t]) ^ 1) << t);
+        found |= bit_at(words, g->pos[t]) << t;
     }
-    return live;
+    return found;
 }
 
 /* The run a group at a time: the group's rounds, then its answers. */
