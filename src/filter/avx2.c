@@ -707,19 +707,16 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
 }
 
-/* Group i (counted from the call's first) set or tested, from its slot:
- * its first `live` keys, their answers from answer[out] (if any); with
- * `full` (batches_full_packed) four keys at answer[4 i]. */
-LOOP unsigned split_work4(__m256i salt, const split_ring *r, size_t i, unsigned char *answer, int insert, int full)
+/* A group set or tested from its slot (its hashes h, its blocks' addresses
+ * block): its first `live` keys, their answers to answer[0 ..] when answer
+ * is not NULL. */
+LOOP unsigned split_work4(__m256i salt, const uint64_t *h, unsigned char *const *block, unsigned live,
+                          unsigned char *answer, int insert)
 {
-    const size_t g = i % SPLIT_RING;
-    const unsigned live = full ? 4 : r->live[g];
-    if (answer != NULL)
-        answer += full ? 4 * i : r->out[g];
     unsigned yes = 0;
 #define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
-        const unsigned all = split_key_work(salt, r->h[g][l], r->block[g][l], insert);                       \
+        const unsigned all = split_key_work(salt, h[l], block[l], insert);                                   \
         yes += all;                                                                                          \
         if (answer != NULL)                                                                                  \
             answer[l] = (unsigned char)all;                                                                  \
@@ -737,9 +734,16 @@ LOOP unsigned split_work4(__m256i salt, const split_ring *r, size_t i, unsigned 
     return yes;
 }
 
+/* Group i of a run (counted from the call's first) set or tested from its
+ * slot, the ring keeping its key count and the place of its answers. */
+LOOP unsigned split_work_group(__m256i salt, const split_ring *r, size_t i, unsigned char *answer, int insert)
+{
+    const size_t g = i % SPLIT_RING;
+    return split_work4(salt, r->h[g], r->block[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
+}
+
 /* 1 when every batch is full and its keys packed (what keyset_fill makes
- * for a bench or a run): then a group's place in the answers and its count
- * of keys follow from its number, and the ring keeps neither. */
+ * for a bench or a run): then split_ring_full. */
 static int batches_full_packed(const key_batch *batches, size_t count)
 {
     for (size_t t = 0; t < count; t++)
@@ -753,12 +757,10 @@ static int batches_full_packed(const key_batch *batches, size_t count)
  * prefetched) into its slot.  Each step mixes the hash's arithmetic with
  * the blocks' loads and stores, and issues its prefetches one a key among
  * them (a burst of a batch's prefetches, then its work, measured slower:
- * docs/PERFORMANCE.md).  The hash, the prefetch (fetch) and `full`
- * (batches_full_packed) are constants at each call: one loop stamped per
- * choice. */
+ * docs/PERFORMANCE.md).  The hash and the prefetch (fetch) are constants
+ * at each call: one loop stamped per choice. */
 LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
-                           const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                           int full)
+                           const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
 {
     const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
     const __m256i salt = split_salt();
@@ -767,29 +769,62 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
     size_t yes = 0, done = 0, groups = 0;
     for (size_t t = 0; t < count; t++) {
         const key_batch *keys = &batches[t];
-        const size_t n = full ? KEY_BATCH : keys->count;
-        const int packed = full || batch_packed(keys);
+        const size_t n = keys->count;
+        const int packed = batch_packed(keys);
         for (size_t j = 0; j < n; j += 4, groups++) {
             const size_t g = groups % SPLIT_RING;
             if (groups >= SPLIT_RING)
-                yes += split_work4(salt, &ring, groups - SPLIT_RING, answer, insert, full);
-            const __m256i x = full ? _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j])
-                                   : batch_keys4(keys, j, packed);
-            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, b, ring.h[g], ring.block[g], fetch);
-            if (!full) {
-                ring.out[g] = done + j;
-                ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
-            }
+                yes += split_work_group(salt, &ring, groups - SPLIT_RING, answer, insert);
+            split_place4(keys8_hash_x4(hash, batch_keys4(keys, j, packed), keyed4), bytes, b, ring.h[g],
+                         ring.block[g], fetch);
+            ring.out[g] = done + j;
+            ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
         }
         done += n;
     }
     for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++)
-        yes += split_work4(salt, &ring, i, answer, insert, full);
+        yes += split_work_group(salt, &ring, i, answer, insert);
+    return yes;
+}
+
+/* split_ring_run for full batches of packed keys (batches_full_packed):
+ * a batch is 8 groups and the ring 2 batches, so batch t's groups take
+ * slots 8 (t & 1) + 0 .. 7, and the 8 steps of a batch, unrolled, address
+ * them as constants from the half's base (no slot arithmetic, no key
+ * counts or answer places kept); step j of batch t works group 8 (t - 2)
+ * + j (hashed two batches earlier into the same slot) before it places
+ * its own. */
+_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4, "the ring is two full batches of groups");
+LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
+                            const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
+{
+    const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
+    const __m256i salt = split_salt();
+    const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
+    split_ring ring;
+    size_t yes = 0;
+    for (size_t t = 0; t < count; t++) {
+        uint64_t(*const h)[4] = ring.h + (t & 1) * (SPLIT_RING / 2);
+        unsigned char *(*const block)[4] = ring.block + (t & 1) * (SPLIT_RING / 2);
+        const unsigned char(*key)[8] = batches[t].packed;
+        unsigned char *out = answer != NULL && t >= 2 ? answer + (t - 2) * KEY_BATCH : NULL;
+#pragma GCC unroll 8
+        for (size_t j = 0; j < SPLIT_RING / 2; j++) {
+            if (t >= 2)
+                yes += split_work4(salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
+            const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]);
+            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, b, h[j], block[j], fetch);
+        }
+    }
+    const size_t groups = count * (SPLIT_RING / 2);
+    for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++)
+        yes += split_work4(salt, ring.h[i % SPLIT_RING], ring.block[i % SPLIT_RING], 4,
+                           answer != NULL ? answer + 4 * i : NULL, insert);
     return yes;
 }
 
 /* The keys of the batches set or tested: a call of a few keys one at a
- * time (nothing to overlap), else split_ring_run. */
+ * time (nothing to overlap), else split_ring_full or split_ring_run. */
 LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
                              const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
 {
@@ -806,8 +841,8 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         return yes;
     }
     if (batches_full_packed(batches, count))
-        return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
-    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
+        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch);
+    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch);
 }
 
 void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
