@@ -670,14 +670,29 @@ typedef struct {
     unsigned live[SPLIT_RING];
 } split_ring;
 
-/* Four keys' hashes h into a slot: each key's block,
+/* What a ring loop's every step uses, in every lane: the filter's address
+ * and block count, the hash's per-call constant (keys8_constant), and the
+ * split block's salts. */
+typedef struct {
+    __m256i bytes, blocks, keyed, salt;
+} split_lanes;
+
+LOOP split_lanes split_lanes_of(const uint64_t *words, uint64_t blocks, uint64_t keyed)
+{
+    return (split_lanes){_mm256_set1_epi64x((long long)(uintptr_t)words), _mm256_set1_epi64x((long long)blocks),
+                         _mm256_set1_epi64x((long long)keyed), split_salt()};
+}
+
+/* Four keys x hashed into a slot: their hashes, each key's block,
  * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
  * (the array's plus 32 bytes a block, in vector), and prefetched. */
-LOOP void split_place4(__m256i h, __m256i bytes, __m256i blocks, uint64_t *h_out, unsigned char **block_out, int fetch)
+LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, uint64_t *h_out, unsigned char **block_out,
+                       int fetch)
 {
-    const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), blocks), 32);
+    const __m256i h = keys8_hash_x4(hash, x, c->keyed);
+    const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), c->blocks), 32);
     _mm256_storeu_si256((__m256i *)(void *)h_out, h);
-    _mm256_storeu_si256((__m256i *)(void *)block_out, _mm256_add_epi64(bytes, _mm256_slli_epi64(block, 5)));
+    _mm256_storeu_si256((__m256i *)(void *)block_out, _mm256_add_epi64(c->bytes, _mm256_slli_epi64(block, 5)));
     split_prefetch(block_out[0], fetch);
     split_prefetch(block_out[1], fetch);
     split_prefetch(block_out[2], fetch);
@@ -762,9 +777,7 @@ static int batches_full_packed(const key_batch *batches, size_t count)
 LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                            const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
 {
-    const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
-    const __m256i salt = split_salt();
-    const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
+    const split_lanes c = split_lanes_of(words, blocks, keyed);
     split_ring ring;
     size_t yes = 0, done = 0, groups = 0;
     for (size_t t = 0; t < count; t++) {
@@ -774,16 +787,15 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         for (size_t j = 0; j < n; j += 4, groups++) {
             const size_t g = groups % SPLIT_RING;
             if (groups >= SPLIT_RING)
-                yes += split_work_group(salt, &ring, groups - SPLIT_RING, answer, insert);
-            split_place4(keys8_hash_x4(hash, batch_keys4(keys, j, packed), keyed4), bytes, b, ring.h[g],
-                         ring.block[g], fetch);
+                yes += split_work_group(c.salt, &ring, groups - SPLIT_RING, answer, insert);
+            split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g], fetch);
             ring.out[g] = done + j;
             ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
         }
         done += n;
     }
     for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++)
-        yes += split_work_group(salt, &ring, i, answer, insert);
+        yes += split_work_group(c.salt, &ring, i, answer, insert);
     return yes;
 }
 
@@ -798,9 +810,7 @@ _Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4, "the ring is two full batches of
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
 {
-    const __m256i bytes = _mm256_set1_epi64x((long long)(uintptr_t)words);
-    const __m256i salt = split_salt();
-    const __m256i b = _mm256_set1_epi64x((long long)blocks), keyed4 = _mm256_set1_epi64x((long long)keyed);
+    const split_lanes c = split_lanes_of(words, blocks, keyed);
     split_ring ring;
     size_t yes = 0;
     for (size_t t = 0; t < count; t++) {
@@ -811,14 +821,14 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
 #pragma GCC unroll 8
         for (size_t j = 0; j < SPLIT_RING / 2; j++) {
             if (t >= 2)
-                yes += split_work4(salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
-            const __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]);
-            split_place4(keys8_hash_x4(hash, x, keyed4), bytes, b, h[j], block[j], fetch);
+                yes += split_work4(c.salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
+            split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
+                         fetch);
         }
     }
     const size_t groups = count * (SPLIT_RING / 2);
     for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++)
-        yes += split_work4(salt, ring.h[i % SPLIT_RING], ring.block[i % SPLIT_RING], 4,
+        yes += split_work4(c.salt, ring.h[i % SPLIT_RING], ring.block[i % SPLIT_RING], 4,
                            answer != NULL ? answer + 4 * i : NULL, insert);
     return yes;
 }
