@@ -17,10 +17,10 @@ LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
     return p;
 }
 
-/* A batch's keys hashed (xxh3_64 or mulx64 on 8 bytes), their k positions computed
- * by schemes.h's double hashing stream and reduction (the reference's
- * arithmetic, not a copy of it) into pos[j k + i], and each position's
- * line prefetched for writing: the first pass. */
+/* A batch's keys hashed (xxh3_64 or mulx64 on 8 bytes), their k
+ * positions computed by schemes.h's double hashing stream and reduction
+ * (the reference's arithmetic, not a copy of it) into pos[j k + i], and
+ * each position's line prefetched for writing: the first pass. */
 LOOP void standard_hash(keys8_hash hash, const uint64_t *words, uint64_t m, unsigned k, uint64_t keyed,
                         const key_batch *keys, uint64_t *pos)
 {
@@ -129,8 +129,9 @@ int standard_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keye
  * alive fit one 64-bit mask. */
 #define QUERY_GROUP 64
 
-/* Key t of the group: its next value of the double hashing stream x (the
- * one after pos), its step y, and the position its next round tests. */
+/* Key t of the group: its double hashing stream (schemes.h's probe: x the
+ * value after the one pos came from, y the step) and the position its
+ * next round tests. */
 typedef struct {
     uint64_t x[QUERY_GROUP], y[QUERY_GROUP], pos[QUERY_GROUP];
     unsigned count;
@@ -179,8 +180,9 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_
         for (uint64_t rest = live; rest != 0; rest &= rest - 1) {
             const unsigned t = (unsigned)__builtin_ctzll(rest);
             found |= bit_at(words, g->pos[t]) << t;
-            const uint64_t q = reduce_range(g->x[t], m);
-            g->x[t] += g->y[t];
+            probe p = {.x = g->x[t], .y = g->y[t]}; /* the key's stream where it stood (schemes.h) */
+            const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
+            g->x[t] = p.x;
             g->pos[t] = q;
             __builtin_prefetch(&words[q >> 6], 0, 3);
         }
