@@ -167,9 +167,10 @@ filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme);
 /* One line saying which loops filter_ops_for gives on this CPU. */
 const char *filter_ops_description(void);
 
-/* The hashes the split block loops compute themselves on 8-byte keys
- * (batch_hash.h's keys8_hash_one, splitblock_portable.h, avx2.h): xxh3_64,
- * bloomlab's own, and mulx64, Boost.Bloom's mix of an integer key. */
+/* The hashes the split block and standard loops compute themselves on
+ * 8-byte keys (batch_hash.h's keys8_hash_one, splitblock_portable.h,
+ * standard_portable.h, avx2.h): xxh3_64, bloomlab's own, and mulx64,
+ * Boost.Bloom's mix of an integer key. */
 typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
 
 /* A filter's calls for one 8-byte key, chosen once for the filter

@@ -8,6 +8,10 @@
 
 #define LOOP static inline __attribute__((always_inline))
 
+/* Bit q of the filter: bit q & 63 of word q >> 6, tested (0 or 1) or set. */
+LOOP uint64_t bit_at(const uint64_t *words, uint64_t q) { return (words[q >> 6] >> (q & 63)) & 1; }
+LOOP void bit_set(uint64_t *words, uint64_t q) { words[q >> 6] |= 1ULL << (q & 63); }
+
 /* An 8-byte key's stream of positions: the hash (xxh3_64 or mulx64,
  * keyed = keys8_constant(hash, seed)) split as schemes.h's hash_split does. */
 LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
@@ -47,7 +51,7 @@ LOOP void standard_set(uint64_t *words, const uint64_t *pos, size_t n)
 {
 #pragma GCC unroll 8
     for (size_t t = 0; t < n; t++)
-        words[pos[t] >> 6] |= 1ULL << (pos[t] & 63);
+        bit_set(words, pos[t]);
 }
 
 /* Batch b hashed and prefetched, then batch b - 1's bits set: a line is
@@ -85,8 +89,7 @@ LOOP void insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned
     const unsigned k = f->k;
     probe p = key8_probe(hash, keyed, key);
     for (unsigned i = 0; i < k; i++) {
-        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
-        words[q >> 6] |= 1ULL << (q & 63);
+        bit_set(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
     }
 }
 
@@ -99,14 +102,10 @@ LOOP int query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsi
     unsigned i = 0;
     for (; i + 2 <= k; i += 2) { /* two positions a test: their loads overlap, half the branches */
         const uint64_t q0 = probe_position(SCHEME_DOUBLE, NULL, &p, m), q1 = probe_position(SCHEME_DOUBLE, NULL, &p, m);
-        if (!((words[q0 >> 6] >> (q0 & 63)) & (words[q1 >> 6] >> (q1 & 63)) & 1))
+        if (!(bit_at(words, q0) & bit_at(words, q1)))
             return 0;
     }
-    if (i < k) {
-        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
-        return (int)((words[q >> 6] >> (q & 63)) & 1);
-    }
-    return 1;
+    return i < k ? (int)bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m)) : 1;
 }
 
 void standard_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
@@ -165,9 +164,6 @@ LOOP void group_start(keys8_hash hash, const uint64_t *words, uint64_t m, uint64
     }
     g->count = n;
 }
-
-/* Bit q of the filter, 0 or 1. */
-LOOP uint64_t bit_at(const uint64_t *words, uint64_t q) { return (words[q >> 6] >> (q & 63)) & 1; }
 
 /* The group's rounds (standard_portable.h); returns the keys that found
  * all k bits set (bit t: key t of the group).  The last round computes no
