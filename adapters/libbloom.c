@@ -21,7 +21,7 @@
  *   - entries = expected_n (the experiment's expected_n, not the load).
  * `choose(n, p)` is libbloom's own sizing: bloom_init(n, p) and its bits and
  * hashes fields, so an experiment can state the m and k libbloom picks for
- * a p (experiments/peers.ini; tests/test_adapters.c checks them).
+ * a p (experiments/peer_libraries.ini; tests/test_adapters.c checks them).
  * `fpr` is the classic (1 - e^{-kn/m})^k: the formula libbloom's sizing
  * assumes (its header promises p "as long as entries are not exceeded"). */
 #include <bloom.h>

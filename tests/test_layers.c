@@ -1,5 +1,6 @@
 /* test_layers.c -- the source tree's layers (scripts/layers.sh): every
- * include of the tree points down, and the check fails when one does not. */
+ * include of the tree points down, and the check fails when one does not;
+ * and every file the tree's text names exists (scripts/paths.sh). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,11 +9,11 @@
 
 #include "helpers.h"
 
-/* Run scripts/layers.sh on DIR; its exit status, and its output in out. */
-static int layers_on(const char *dir, char *out, size_t size)
+/* Run scripts/SCRIPT on DIR; its exit status, and its output in out. */
+static int script_on(const char *script, const char *dir, char *out, size_t size)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "sh scripts/layers.sh '%s' 2>&1", dir);
+    snprintf(cmd, sizeof cmd, "sh scripts/%s '%s' 2>&1", script, dir);
     FILE *p = popen(cmd, "r");
     cr_assert_not_null(p);
     size_t len = fread(out, 1, size - 1, p);
@@ -20,6 +21,8 @@ static int layers_on(const char *dir, char *out, size_t size)
     int raw = pclose(p);
     return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128;
 }
+
+static int layers_on(const char *dir, char *out, size_t size) { return script_on("layers.sh", dir, out, size); }
 
 /* A tree of LAYER/NAME files, each with the given text. */
 static char *tree_of(const char *const *paths, const char *const *texts, size_t count)
@@ -76,5 +79,34 @@ Test(layers, bare_names_and_stray_files_fail)
     cr_expect_not_null(strstr(out, "includes \"theory.h\": name its layer"), "%s", out);
     cr_expect_not_null(strstr(out, "loose.c is outside every layer"), "%s", out);
     cr_expect_not_null(strstr(out, "misc/ is not a layer"), "%s", out);
+    remove_tree(dir);
+}
+
+Test(paths, every_file_the_tree_names_exists)
+{
+    char out[8192];
+    int rc = script_on("paths.sh", ".", out, sizeof out);
+    cr_expect_eq(rc, 0, "scripts/paths.sh: %s", out);
+    cr_expect_str_empty(out);
+}
+
+/* A moved header named in a comment and an experiment file is named, once
+ * a file; placeholders in capitals, a URL's path and the dated log are not.
+ * (The fixture's paths are split literals, "src" "/x.h", so that this
+ * file's own text names none of them.) */
+Test(paths, a_missing_file_is_named)
+{
+    const char *paths[] = {"src" "/filter/a.c", "experiments" "/e.ini", "README.md", "docs/PERFORMANCE.md",
+                           "src" "/filter/b.h"};
+    const char *texts[] = {"/* see src" "/filter/b.h and src" "/gone.h, src" "/gone.h again */\n",
+                           "; sized by src" "/sizing.h\n",
+                           "run experiments" "/NAME.ini; arrow's cpp/src" "/parquet/bloom_filter.h\n",
+                           "in src" "/avx2.c that day\n", ""};
+    char *dir = tree_of(paths, texts, 5);
+    char out[8192];
+    cr_expect_eq(script_on("paths.sh", dir, out, sizeof out), 1);
+    cr_expect_not_null(strstr(out, "src" "/filter/a.c names src" "/gone.h, which does not exist"), "%s", out);
+    cr_expect_not_null(strstr(out, "experiments" "/e.ini names src" "/sizing.h, which does not exist"), "%s", out);
+    cr_expect_eq(count_lines(out), 2, "%s", out);
     remove_tree(dir);
 }
