@@ -301,10 +301,12 @@ plots/%.png: plots/%.gp results/%.csv FORCE
 
 plots: $(PLOTS)
 
-# The report also reads the full-scale results that exist (make full); they
-# count in its digest but are never remade for it.
+# The report also reads every other CSV that results/ holds (its provenance
+# table lists them): make bench's and make bench-peers' timings and the
+# full-scale results (make full).  They count in its digest, so a new one
+# remakes the report, but are never remade for it.
 REPORT_SOURCES := $(RESULTS) scripts/report.py scripts/report_hashes.py
-REPORT_INPUTS   = $(REPORT_SOURCES) $(wildcard results/full/*.csv)
+REPORT_INPUTS   = $(sort $(REPORT_SOURCES) $(wildcard results/*.csv results/full/*.csv))
 
 results/REPORT.md: $(REPORT_SOURCES) $(PLOTS) FORCE
 	@if sh scripts/fresh.sh check results/REPORT.inputs $(REPORT_INPUTS); then touch $@; else \
