@@ -531,6 +531,16 @@ Test(library, bad_arguments_get_null_or_minus_one_and_a_message)
     cr_expect_eq(bloomlab_add(f, NULL, 1), -1);
     cr_expect_eq(bloomlab_contains(NULL, "a", 1), -1);
     cr_expect_eq(bloomlab_contains(f, NULL, 1), -1);
+    /* 8 bytes: the one-key functions' own path (filter_key8_for), and its own checks */
+    cr_expect_eq(bloomlab_add(NULL, "abcdefgh", 8), -1);
+    cr_expect_eq(bloomlab_add(f, NULL, 8), -1);
+    cr_expect_eq(bloomlab_contains(NULL, "abcdefgh", 8), -1);
+    cr_expect_eq(bloomlab_contains(f, NULL, 8), -1);
+    bloomlab_filter *split = made("splitblock", 100, 0.01);
+    cr_expect_eq(bloomlab_add(split, NULL, 8), -1);
+    cr_expect_eq(bloomlab_contains(split, NULL, 8), -1);
+    cr_expect_eq(bloomlab_contains(split, "", 0), 0, "the empty key, not added");
+    bloomlab_free(split);
     cr_expect_eq(bloomlab_add_batch(f, keys, lens, 2), -1, "a NULL key of 4 bytes");
     cr_expect_eq(bloomlab_contains(f, "a", 1), 0, "nothing of a refused batch is added");
     cr_expect_eq(bloomlab_add_batch(f, NULL, lens, 2), -1);

@@ -249,22 +249,15 @@ static void batch_of_one(key_batch *b, const void *key, size_t len)
     b->id[0] = 0;
 }
 
-/* One key: bloomlab_add_batch's work without its loops.  An 8-byte key of
- * a filter with one-key functions of its own (the split block and the
- * standard layout with the library's hash: filter_key8_for, chosen when the
- * filter was made) goes straight to them, without a batch or the ops'
- * dispatch; its bits are set at once, and no call of the library leaves a
- * staged insert behind it (both paths below flush), so no flush is owed.
- * Any other key goes to the layout's one-batch op, which takes a batch of
- * one key its own way (batch.c's lone_key_insert). */
-int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
+/* Any key of bloomlab_add but an 8-byte one with one-key functions goes to
+ * the layout's one-batch op, which takes a batch of one key its own way
+ * (batch.c's lone_key_insert).  A function of its own, so that its batch
+ * (a key_batch, 7 KB) stays out of the 8-byte path's frame: that path is a
+ * few tests and a tail call, and more calls fit the core's window at once. */
+static __attribute__((noinline)) int add_as_batch(bloomlab_filter *f, const void *key, size_t len)
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
-    if (len == 8 && f->key8.insert != NULL) {
-        f->key8.insert(&f->f, f->key8.hash, f->key8.keyed, key_bytes(key));
-        return 0;
-    }
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return bloomlab_add_batch(f, keys, &len, 1);
@@ -274,6 +267,21 @@ int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
     f->ops.insert(&f->f, &f->ctx, &one);
     filter_flush(&f->f); /* a staged insert set now, as bloomlab_add_batch does */
     return 0;
+}
+
+/* One key: bloomlab_add_batch's work without its loops.  An 8-byte key of
+ * a filter with one-key functions of its own (the split block and the
+ * standard layout with the library's hash: filter_key8_for, chosen when the
+ * filter was made) goes straight to them, without a batch or the ops'
+ * dispatch; its bits are set at once, and no call of the library leaves a
+ * staged insert behind it (both paths flush), so no flush is owed. */
+int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
+{
+    if (len == 8 && f != NULL && key != NULL && f->key8.insert != NULL) {
+        f->key8.insert(&f->f, f->key8.hash, f->key8.keyed, key);
+        return 0;
+    }
+    return add_as_batch(f, key, len);
 }
 
 size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
@@ -304,12 +312,11 @@ size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys
     return found;
 }
 
-int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
+/* bloomlab_contains' other keys, as add_as_batch is bloomlab_add's. */
+static __attribute__((noinline)) int contains_as_batch(const bloomlab_filter *f, const void *key, size_t len)
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
-    if (len == 8 && f->key8.query != NULL)
-        return f->key8.query(&f->f, f->key8.hash, f->key8.keyed, key_bytes(key));
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return (int)bloomlab_contains_batch(f, keys, &len, 1, NULL);
@@ -318,6 +325,13 @@ int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
     unsigned char answer;
     batch_of_one(&one, key, len);
     return (int)f->ops.query(&f->f, &f->ctx, &one, &answer);
+}
+
+int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
+{
+    if (len == 8 && f != NULL && key != NULL && f->key8.query != NULL)
+        return f->key8.query(&f->f, f->key8.hash, f->key8.keyed, key);
+    return contains_as_batch(f, key, len);
 }
 
 /* ---- what a filter is ----------------------------------------------------- */
