@@ -642,8 +642,10 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 
 /* How a key's block is prefetched as it is hashed: not at all while the
  * filter fits in L2 (there the prefetches cost more than they hide:
- * docs/PERFORMANCE.md), else for reading or for writing. */
-enum { FETCH_NONE, FETCH_READ, FETCH_WRITE };
+ * docs/PERFORMANCE.md), else for reading or for writing into L1; FETCH_L2
+ * (prefetcht1) brings it into L2 only, the first of split_ring_full's two
+ * steps beyond the last-level cache. */
+enum { FETCH_NONE, FETCH_READ, FETCH_WRITE, FETCH_L2 };
 
 LOOP void split_prefetch(const unsigned char *p, int fetch)
 {
@@ -651,6 +653,8 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
         __builtin_prefetch(p, 1, 3);
     else if (fetch == FETCH_READ)
         __builtin_prefetch(p, 0, 3);
+    else if (fetch == FETCH_L2)
+        __builtin_prefetch(p, 0, 2);
 }
 
 /* Keys between a key's hashing (with its block's prefetch) and its set or
@@ -800,35 +804,53 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
 }
 
 /* split_ring_run for full batches of packed keys (batches_full_packed):
- * a batch is 8 groups and the ring 2 batches, so batch t's groups take
- * slots 8 (t & 1) + 0 .. 7, and the 8 steps of a batch, unrolled, address
- * them as constants from the half's base (no slot arithmetic, no key
- * counts or answer places kept); step j of batch t works group 8 (t - 2)
- * + j (hashed two batches earlier into the same slot) before it places
- * its own. */
-_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4, "the ring is two full batches of groups");
+ * a batch is 8 groups and the ring `ring_batches` batches, so batch t's
+ * groups take slots 8 (t mod ring_batches) + 0 .. 7, and the 8 steps of a
+ * batch, unrolled, address them from the batch's base (no key counts or
+ * answer places kept); step j of batch t works group 8 (t - ring_batches)
+ * + j (hashed ring_batches batches earlier into the same slot) before it
+ * places its own.
+ *
+ * Within the last-level cache (far = 0) the ring is 2 batches, 64 keys,
+ * each block prefetched into L1 as it is placed.  Beyond it (far = 1) a
+ * block is fetched in two steps: into L2 as it is placed, SPLIT_FAR_BATCHES
+ * batches (96 keys) ahead of its work, then into L1 from its slot one
+ * batch (32 keys) ahead: measured faster than one prefetch into L1, 64
+ * or 128 keys ahead, in DRAM and no faster within the cache (this loop and
+ * a synthetic one: docs/PERFORMANCE.md, 2026-12-05, session 14).  Either
+ * way the bits are the same. */
+#define SPLIT_FAR_BATCHES 3
+_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4, "the near ring is two full batches of groups");
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
-                            const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
+                            const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
+                            int far)
 {
     const split_lanes c = split_lanes_of(words, blocks, keyed);
-    split_ring ring;
+    const size_t ring_batches = far ? SPLIT_FAR_BATCHES : 2;
+    const int place_fetch = far ? FETCH_L2 : fetch;
+    uint64_t ring_h[SPLIT_FAR_BATCHES * KEY_BATCH / 4][4];
+    unsigned char *ring_block[SPLIT_FAR_BATCHES * KEY_BATCH / 4][4];
     size_t yes = 0;
     for (size_t t = 0; t < count; t++) {
-        uint64_t(*const h)[4] = ring.h + (t & 1) * (SPLIT_RING / 2);
-        unsigned char *(*const block)[4] = ring.block + (t & 1) * (SPLIT_RING / 2);
+        uint64_t(*const h)[4] = ring_h + (t % ring_batches) * (KEY_BATCH / 4);
+        unsigned char *(*const block)[4] = ring_block + (t % ring_batches) * (KEY_BATCH / 4);
+        unsigned char *(*const next)[4] = ring_block + ((t + 1) % ring_batches) * (KEY_BATCH / 4);
         const unsigned char(*key)[8] = batches[t].packed;
-        unsigned char *out = answer != NULL && t >= 2 ? answer + (t - 2) * KEY_BATCH : NULL;
+        unsigned char *out = answer != NULL && t >= ring_batches ? answer + (t - ring_batches) * KEY_BATCH : NULL;
 #pragma GCC unroll 8
-        for (size_t j = 0; j < SPLIT_RING / 2; j++) {
-            if (t >= 2)
+        for (size_t j = 0; j < KEY_BATCH / 4; j++) {
+            if (t >= ring_batches)
                 yes += split_work4(c.salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
+            if (far && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
+                for (unsigned l = 0; l < 4; l++)
+                    split_prefetch(next[j][l], fetch);
             split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
-                         fetch);
+                         place_fetch);
         }
     }
-    const size_t groups = count * (SPLIT_RING / 2);
-    for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++)
-        yes += split_work4(c.salt, ring.h[i % SPLIT_RING], ring.block[i % SPLIT_RING], 4,
+    const size_t groups = count * (KEY_BATCH / 4), ring_groups = ring_batches * (KEY_BATCH / 4);
+    for (size_t i = groups > ring_groups ? groups - ring_groups : 0; i < groups; i++)
+        yes += split_work4(c.salt, ring_h[i % ring_groups], ring_block[i % ring_groups], 4,
                            answer != NULL ? answer + 4 * i : NULL, insert);
     return yes;
 }
@@ -850,8 +872,11 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         }
         return yes;
     }
-    if (batches_full_packed(batches, count))
-        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch);
+    if (batches_full_packed(batches, count)) {
+        if (fetch != FETCH_NONE && blocks * 32 > filter_stage_min_bytes()) /* beyond the last-level cache */
+            return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
+        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
+    }
     return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch);
 }
 

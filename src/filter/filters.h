@@ -116,8 +116,9 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
                  size_t err_size);
 
 /* A standard or partitioned filter larger than this stages its inserts
- * (stage.c): the machine's last-level cache, asked at run time
- * (cache_llc_bytes).  It decides which loop sets the bits, never which
+ * (stage.c), and the AVX2 split block prefetches its blocks in two steps
+ * (avx2.c, split_ring_full): the machine's last-level cache, asked at run
+ * time (cache_llc_bytes).  It decides which loop sets the bits, never which
  * bits.  filter_stage_min_bytes_set(bytes) puts another threshold in its
  * place for this process (the tests, to stage small filters); 0 goes back
  * to the cache's size. */
