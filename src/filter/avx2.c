@@ -599,6 +599,9 @@ LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
         return _mm256_loadu_si256((const __m256i *)(const void *)keys->packed[j]);
     if (packed)
         return _mm256_maskload_epi64((const long long *)(const void *)keys->packed[j], lanes4(left));
+    if (left >= 4) /* four loads into lanes: four stores and a wide load would stall its forwarding */
+        return _mm256_setr_epi64x((long long)XXH_readLE64(keys->ptr[j]), (long long)XXH_readLE64(keys->ptr[j + 1]),
+                                  (long long)XXH_readLE64(keys->ptr[j + 2]), (long long)XXH_readLE64(keys->ptr[j + 3]));
     uint64_t x[4] = {0, 0, 0, 0};
     for (size_t l = 0; l < 4 && l < left; l++)
         x[l] = XXH_readLE64(keys->ptr[j + l]);
@@ -643,8 +646,8 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 /* How a key's block is prefetched as it is hashed: not at all while the
  * filter fits in L2 (there the prefetches cost more than they hide:
  * docs/PERFORMANCE.md), else for reading or for writing into L1; FETCH_L2
- * (prefetcht1) brings it into L2 only, the first of split_ring_full's two
- * steps beyond the last-level cache. */
+ * (prefetcht1) brings it into L2 only, the first of two steps beyond the
+ * last-level cache (SPLIT_FAR_RING). */
 enum { FETCH_NONE, FETCH_READ, FETCH_WRITE, FETCH_L2 };
 
 LOOP void split_prefetch(const unsigned char *p, int fetch)
@@ -664,15 +667,39 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
  * cache, 64 faster beyond it: docs/PERFORMANCE.md). */
 #define SPLIT_RING 16
 
+/* Beyond the last-level cache a block is fetched in two steps: into L2 as
+ * its key is hashed, SPLIT_FAR_RING groups (96 keys) ahead of its work,
+ * then into L1 from its slot SPLIT_NEAR groups (32 keys) ahead: measured
+ * faster than one prefetch into L1, 64 or 128 keys ahead, in DRAM and no
+ * faster within the cache (the loops and a synthetic one:
+ * docs/PERFORMANCE.md, 2026-12-05, session 14).  Either way the bits are
+ * the same. */
+#define SPLIT_FAR_RING 24
+#define SPLIT_NEAR 8
+
 /* The groups in flight: slot g holds a group's hashes (their low 32 bits
  * make the masks), its blocks' addresses, where its answers go and how
- * many of its four lanes are keys (four but in a short batch's last group). */
+ * many of its four lanes are keys (four but in a short batch's last group);
+ * SPLIT_RING or SPLIT_FAR_RING slots used. */
 typedef struct {
-    uint64_t h[SPLIT_RING][4];
-    unsigned char *block[SPLIT_RING][4];
-    size_t out[SPLIT_RING];
-    unsigned live[SPLIT_RING];
+    uint64_t h[SPLIT_FAR_RING][4];
+    unsigned char *block[SPLIT_FAR_RING][4];
+    size_t out[SPLIT_FAR_RING];
+    unsigned live[SPLIT_FAR_RING];
 } split_ring;
+
+/* The ring's slots (far: beyond the last-level cache), and where its
+ * blocks are prefetched as they are placed. */
+LOOP size_t split_ring_slots(int far) { return far ? SPLIT_FAR_RING : SPLIT_RING; }
+LOOP int split_place_fetch(int fetch, int far) { return far ? FETCH_L2 : fetch; }
+
+/* Far only: the blocks of the group worked SPLIT_NEAR steps from now
+ * (slot g of the ring) into L1. */
+LOOP void split_near(const split_ring *r, size_t g, int fetch)
+{
+    for (unsigned l = 0; l < 4; l++)
+        split_prefetch(r->block[g][l], fetch);
+}
 
 /* What a ring loop's every step uses, in every lane: the filter's address
  * and block count, the hash's per-call constant (keys8_constant), and the
@@ -754,10 +781,12 @@ LOOP unsigned split_work4(__m256i salt, const uint64_t *h, unsigned char *const 
 }
 
 /* Group i of a run (counted from the call's first) set or tested from its
- * slot, the ring keeping its key count and the place of its answers. */
-LOOP unsigned split_work_group(__m256i salt, const split_ring *r, size_t i, unsigned char *answer, int insert)
+ * slot, the ring (of `slots`) keeping its key count and the place of its
+ * answers. */
+LOOP unsigned split_work_group(__m256i salt, const split_ring *r, size_t i, size_t slots, unsigned char *answer,
+                               int insert)
 {
-    const size_t g = i % SPLIT_RING;
+    const size_t g = i % slots;
     return split_work4(salt, r->h[g], r->block[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
 }
 
@@ -779,9 +808,11 @@ static int batches_full_packed(const key_batch *batches, size_t count)
  * docs/PERFORMANCE.md).  The hash and the prefetch (fetch) are constants
  * at each call: one loop stamped per choice. */
 LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
-                           const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
+                           const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
+                           int far)
 {
     const split_lanes c = split_lanes_of(words, blocks, keyed);
+    const size_t slots = split_ring_slots(far);
     split_ring ring;
     size_t yes = 0, done = 0, groups = 0;
     for (size_t t = 0; t < count; t++) {
@@ -789,52 +820,43 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         const size_t n = keys->count;
         const int packed = batch_packed(keys);
         for (size_t j = 0; j < n; j += 4, groups++) {
-            const size_t g = groups % SPLIT_RING;
-            if (groups >= SPLIT_RING)
-                yes += split_work_group(c.salt, &ring, groups - SPLIT_RING, answer, insert);
-            split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g], fetch);
+            const size_t g = groups % slots;
+            if (groups >= slots)
+                yes += split_work_group(c.salt, &ring, groups - slots, slots, answer, insert);
+            if (far && groups + SPLIT_NEAR >= slots)
+                split_near(&ring, (groups + SPLIT_NEAR) % slots, fetch);
+            split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g],
+                         split_place_fetch(fetch, far));
             ring.out[g] = done + j;
             ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
         }
         done += n;
     }
-    for (size_t i = groups > SPLIT_RING ? groups - SPLIT_RING : 0; i < groups; i++)
-        yes += split_work_group(c.salt, &ring, i, answer, insert);
+    for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
+        yes += split_work_group(c.salt, &ring, i, slots, answer, insert);
     return yes;
 }
 
 /* split_ring_run for full batches of packed keys (batches_full_packed):
- * a batch is 8 groups and the ring `ring_batches` batches, so batch t's
- * groups take slots 8 (t mod ring_batches) + 0 .. 7, and the 8 steps of a
- * batch, unrolled, address them from the batch's base (no key counts or
- * answer places kept); step j of batch t works group 8 (t - ring_batches)
- * + j (hashed ring_batches batches earlier into the same slot) before it
- * places its own.
- *
- * Within the last-level cache (far = 0) the ring is 2 batches, 64 keys,
- * each block prefetched into L1 as it is placed.  Beyond it (far = 1) a
- * block is fetched in two steps: into L2 as it is placed, SPLIT_FAR_BATCHES
- * batches (96 keys) ahead of its work, then into L1 from its slot one
- * batch (32 keys) ahead: measured faster than one prefetch into L1, 64
- * or 128 keys ahead, in DRAM and no faster within the cache (this loop and
- * a synthetic one: docs/PERFORMANCE.md, 2026-12-05, session 14).  Either
- * way the bits are the same. */
-#define SPLIT_FAR_BATCHES 3
-_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4, "the near ring is two full batches of groups");
+ * a batch is 8 groups, and the ring 2 batches (3 beyond the last-level
+ * cache: far), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
+ * and the 8 steps of a batch, unrolled, address them from the batch's base
+ * (no key counts or answer places kept); step j of batch t works the group
+ * hashed a ring earlier into the same slot before it places its own. */
+_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 3 * KEY_BATCH / 4 && SPLIT_NEAR == KEY_BATCH / 4,
+               "the rings are 2 and 3 full batches of groups, the near prefetch one batch ahead");
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
                             int far)
 {
     const split_lanes c = split_lanes_of(words, blocks, keyed);
-    const size_t ring_batches = far ? SPLIT_FAR_BATCHES : 2;
-    const int place_fetch = far ? FETCH_L2 : fetch;
-    uint64_t ring_h[SPLIT_FAR_BATCHES * KEY_BATCH / 4][4];
-    unsigned char *ring_block[SPLIT_FAR_BATCHES * KEY_BATCH / 4][4];
+    const size_t slots = split_ring_slots(far), ring_batches = slots / (KEY_BATCH / 4);
+    split_ring ring;
     size_t yes = 0;
     for (size_t t = 0; t < count; t++) {
-        uint64_t(*const h)[4] = ring_h + (t % ring_batches) * (KEY_BATCH / 4);
-        unsigned char *(*const block)[4] = ring_block + (t % ring_batches) * (KEY_BATCH / 4);
-        unsigned char *(*const next)[4] = ring_block + ((t + 1) % ring_batches) * (KEY_BATCH / 4);
+        uint64_t(*const h)[4] = ring.h + (t % ring_batches) * (KEY_BATCH / 4);
+        unsigned char *(*const block)[4] = ring.block + (t % ring_batches) * (KEY_BATCH / 4);
+        const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 4);
         const unsigned char(*key)[8] = batches[t].packed;
         unsigned char *out = answer != NULL && t >= ring_batches ? answer + (t - ring_batches) * KEY_BATCH : NULL;
 #pragma GCC unroll 8
@@ -842,16 +864,15 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
             if (t >= ring_batches)
                 yes += split_work4(c.salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
             if (far && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
-                for (unsigned l = 0; l < 4; l++)
-                    split_prefetch(next[j][l], fetch);
+                split_near(&ring, next + j, fetch);
             split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
-                         place_fetch);
+                         split_place_fetch(fetch, far));
         }
     }
-    const size_t groups = count * (KEY_BATCH / 4), ring_groups = ring_batches * (KEY_BATCH / 4);
-    for (size_t i = groups > ring_groups ? groups - ring_groups : 0; i < groups; i++)
-        yes += split_work4(c.salt, ring_h[i % ring_groups], ring_block[i % ring_groups], 4,
-                           answer != NULL ? answer + 4 * i : NULL, insert);
+    const size_t groups = count * (KEY_BATCH / 4);
+    for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
+        yes += split_work4(c.salt, ring.h[i % slots], ring.block[i % slots], 4, answer != NULL ? answer + 4 * i : NULL,
+                           insert);
     return yes;
 }
 
@@ -872,12 +893,15 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         }
         return yes;
     }
-    if (batches_full_packed(batches, count)) {
-        if (fetch != FETCH_NONE && blocks * 32 > filter_stage_min_bytes()) /* beyond the last-level cache */
-            return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
+    const int far = fetch != FETCH_NONE && blocks * 32 > filter_stage_min_bytes(); /* beyond the last-level cache */
+    const int full = batches_full_packed(batches, count);
+    if (full && far)
+        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
+    if (full)
         return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
-    }
-    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch);
+    if (far)
+        return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
+    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
 }
 
 void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
