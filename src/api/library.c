@@ -55,7 +55,16 @@ struct bloomlab_filter {
     scheme_ctx ctx; /* ctx.hash points at hash above */
     filter_ops ops;
     filter_key8 key8; /* an 8-byte key's own calls, where the filter has them (filters.h) */
+    key_batch *add_batches; /* bloomlab_add_batch's ADD_BATCHES batches, made at its first call of more
+                               keys than one batch holds (NULL before, or when they could not be) */
 };
+
+/* Batches bloomlab_add_batch hands the layout's insert_many at once: a
+ * loop that prefetches a batch ahead (avx2.c's rings, the portable
+ * one-pass loops) overlaps its memory across them, where one batch a call
+ * leaves each batch's misses to itself (docs/PERFORMANCE.md, 2026-12-05,
+ * session 14). */
+#define ADD_BATCHES 8
 
 static void set_error(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -177,6 +186,7 @@ void bloomlab_free(bloomlab_filter *f)
     if (f == NULL)
         return;
     filter_free(&f->f);
+    free(f->add_batches);
     free(f);
 }
 
@@ -220,16 +230,32 @@ static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens
     *next = at;
 }
 
+/* The batchable keys of keys[0, count) inserted, up to ADD_BATCHES
+ * batches a call of the layout's insert_many (one batch, on the stack,
+ * where the filter's batches could not be made). */
+static void add_batchable(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
+{
+    if (count > KEY_BATCH && f->add_batches == NULL)
+        f->add_batches = malloc(ADD_BATCHES * sizeof *f->add_batches);
+    key_batch one;
+    key_batch *const batches = f->add_batches != NULL ? f->add_batches : &one;
+    const size_t most = f->add_batches != NULL ? ADD_BATCHES : 1;
+    for (size_t at = 0; at < count;) {
+        size_t filled = 0;
+        while (filled < most && at < count) {
+            batch_fill(&batches[filled], keys, lens, at, count, &at);
+            filled += batches[filled].count > 0;
+        }
+        if (filled > 0)
+            f->ops.insert_many(&f->f, &f->ctx, batches, filled);
+    }
+}
+
 int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
 {
     if (f == NULL || !batch_args_ok(keys, lens, count))
         return -1;
-    key_batch batch;
-    for (size_t at = 0; at < count;) {
-        batch_fill(&batch, keys, lens, at, count, &at);
-        if (batch.count > 0)
-            f->ops.insert(&f->f, &f->ctx, &batch);
-    }
+    add_batchable(f, keys, lens, count);
     for (size_t i = 0; i < count; i++)
         if (!batchable(lens[i]))
             filter_insert_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
