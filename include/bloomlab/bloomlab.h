@@ -122,7 +122,10 @@ BLOOMLAB_API int bloomlab_contains(const bloomlab_filter *f, const void *key, si
 
 /* Add count keys: key i is lens[i] bytes at keys[i].  0, or -1 when f is
  * NULL, keys or lens is NULL with count > 0, or a key is NULL with its
- * length > 0 (then nothing is added).  Faster than count single adds. */
+ * length > 0 (then nothing is added).  Faster than count single adds:
+ * the filter keeps a work area of about 56 KB, made at its first call of
+ * more than 32 keys and freed by bloomlab_free (where it cannot be made,
+ * the keys go 32 at a time: slower, the same bits). */
 BLOOMLAB_API int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count);
 
 /* Ask about count keys (as bloomlab_add_batch takes them): answers[i] = 1
