@@ -261,6 +261,10 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
 /* Whether an unblocked filter's inserts prefetch: beyond L2. */
 static int beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
 
+/* Whether the split block fetches its blocks in two steps (SPLIT_FAR_RING):
+ * beyond the last-level cache (filters.h's filter_stage_min_bytes). */
+static int beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }
+
 void avx2_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
     probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, beyond_l2(f));
@@ -877,9 +881,11 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
 }
 
 /* The keys of the batches set or tested: a call of a few keys one at a
- * time (nothing to overlap), else split_ring_full or split_ring_run. */
+ * time (nothing to overlap), else split_ring_full or split_ring_run, with
+ * the fetch its caller chose for the filter's size (far: two steps). */
 LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
-                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch)
+                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
+                             int far)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     if (count == 1 && batches[0].count < 4) {
@@ -893,15 +899,9 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         }
         return yes;
     }
-    const int far = fetch != FETCH_NONE && blocks * 32 > filter_stage_min_bytes(); /* beyond the last-level cache */
-    const int full = batches_full_packed(batches, count);
-    if (full && far)
-        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
-    if (full)
-        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
-    if (far)
-        return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 1);
-    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, 0);
+    if (batches_full_packed(batches, count))
+        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, far);
+    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, far);
 }
 
 void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
@@ -919,30 +919,35 @@ int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t keyed,
     return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, split_salt(), key, 0);
 }
 
-/* One hash's loops, stamped with and without prefetching (beyond L2 or in
- * it) and, for a query, with and without the answers' stores. */
+/* One hash's loops, stamped per way of fetching a block (none in L2, one
+ * prefetch into L1 beyond it, two steps beyond the last-level cache) and,
+ * for a query, with and without the answers' stores. */
 LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
-    if (beyond_l2(f))
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE);
+    if (beyond_llc(f))
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 1);
+    else if (beyond_l2(f))
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 0);
     else
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE);
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, 0);
 }
 
 LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                              unsigned char *answer, int fetch)
+                              unsigned char *answer, int fetch, int far)
 {
     if (answer == NULL)
-        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch);
-    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch);
+        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch, far);
+    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch, far);
 }
 
 LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                               unsigned char *answer)
 {
-    if (!beyond_l2(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE);
-    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ);
+    if (beyond_llc(f))
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 1);
+    if (beyond_l2(f))
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 0);
+    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, 0);
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)

@@ -117,7 +117,7 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
 
 /* A standard or partitioned filter larger than this stages its inserts
  * (stage.c), and the AVX2 split block prefetches its blocks in two steps
- * (avx2.c, split_ring_full): the machine's last-level cache, asked at run
+ * (avx2.c, beyond_llc): the machine's last-level cache, asked at run
  * time (cache_llc_bytes).  It decides which loop sets the bits, never which
  * bits.  filter_stage_min_bytes_set(bytes) puts another threshold in its
  * place for this process (the tests, to stage small filters); 0 goes back
