@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <xxhash.h>
 
 #include "bloomlab/bloomlab.h"
@@ -246,6 +247,29 @@ Test(library, batches_answer_as_single_keys)
     free(answers);
     keys_free(&present);
     keys_free(&absent);
+}
+
+/* A key longer than a batch's 32-bit length field (2^32 + 1 zero bytes,
+ * mapped, never written) goes one key at a time, inside a batch call of
+ * short keys too: the batch calls find it in their argument pass and
+ * answer for it as bloomlab_contains does. */
+Test(library, a_key_too_long_for_a_batch_is_added_and_asked_alone, .timeout = 120)
+{
+    const size_t huge = (size_t)UINT32_MAX + 2;
+    void *zeros = mmap(NULL, huge, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    cr_assert_neq(zeros, MAP_FAILED);
+    bloomlab_filter *f = made("standard", 100, 0.001), *empty = made("standard", 100, 0.001);
+    const void *keys[3] = {"left", zeros, "right"};
+    const size_t lens[3] = {4, huge, 5};
+    cr_assert_eq(bloomlab_add_batch(f, keys, lens, 3), 0);
+    unsigned char answers[3] = {7, 7, 7};
+    cr_expect_eq(bloomlab_contains_batch(f, keys, lens, 3, answers), 3);
+    cr_expect(answers[0] == 1 && answers[1] == 1 && answers[2] == 1, "%d %d %d", answers[0], answers[1], answers[2]);
+    cr_expect_eq(bloomlab_contains(f, zeros, huge), 1);
+    cr_expect_eq(bloomlab_contains(empty, zeros, huge), 0, "an empty filter has nothing");
+    bloomlab_free(f);
+    bloomlab_free(empty);
+    munmap(zeros, huge);
 }
 
 /* ---- the measured loops --------------------------------------------------- */

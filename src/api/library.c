@@ -202,13 +202,19 @@ static const unsigned char *key_bytes(const void *key) { return key != NULL ? ke
 /* Whether a key's length fits a batch's 32-bit field. */
 static int batchable(size_t len) { return len <= UINT32_MAX; }
 
-static int batch_args_ok(const void *const *keys, const size_t *lens, size_t count)
+/* 1 when the keys can be taken, and *unbatched = how many of them are too
+ * long for a batch (the batch calls' second pass, one key at a time, runs
+ * only when there are some); 0 when one cannot. */
+static int batch_args_ok(const void *const *keys, const size_t *lens, size_t count, size_t *unbatched)
 {
+    *unbatched = 0;
     if (count > 0 && (keys == NULL || lens == NULL))
         return 0;
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
         if (!key_ok(keys[i], lens[i]))
             return 0;
+        *unbatched += !batchable(lens[i]);
+    }
     return 1;
 }
 
@@ -253,12 +259,15 @@ static void add_batchable(bloomlab_filter *f, const void *const *keys, const siz
 
 int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
 {
-    if (f == NULL || !batch_args_ok(keys, lens, count))
+    size_t unbatched;
+    if (f == NULL || !batch_args_ok(keys, lens, count, &unbatched))
         return -1;
     add_batchable(f, keys, lens, count);
-    for (size_t i = 0; i < count; i++)
-        if (!batchable(lens[i]))
+    for (size_t i = 0; i < count && unbatched > 0; i++)
+        if (!batchable(lens[i])) {
             filter_insert_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
+            unbatched--;
+        }
     /* A large standard or partitioned filter stages its inserts (filters.h):
      * set them now, so that every call leaves a filter ready to be asked. */
     filter_flush(&f->f);
@@ -313,7 +322,8 @@ int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
 size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
                                unsigned char *answers)
 {
-    if (f == NULL || !batch_args_ok(keys, lens, count))
+    size_t unbatched;
+    if (f == NULL || !batch_args_ok(keys, lens, count, &unbatched))
         return BLOOMLAB_ERROR;
     key_batch batch;
     unsigned char batch_answers[KEY_BATCH];
@@ -327,13 +337,14 @@ size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys
             for (size_t j = 0; j < batch.count; j++)
                 answers[batch.id[j]] = batch_answers[j];
     }
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < count && unbatched > 0; i++) {
         if (batchable(lens[i]))
             continue;
         const int yes = filter_query_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
         found += (size_t)yes;
         if (answers != NULL)
             answers[i] = (unsigned char)yes;
+        unbatched--;
     }
     return found;
 }
