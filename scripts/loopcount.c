@@ -62,7 +62,7 @@ int main(int argc, char **argv)
     for (int side = KEY_ABSENT; side >= KEY_PRESENT; side--)
         for (uint64_t i = 0; i < queries; i += CHUNK * KEY_BATCH) {
             fill(ks, 1, n, (key_side)side, i, queries, chunk, &nb);
-            yes[side] += ops.query_many(&f, &ctx, chunk, nb);
+            yes[side] += ops.query_many(&f, &ctx, chunk, nb, NULL);
         }
     printf("%s %s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\n", argv[1], h.name,
            (unsigned long long)m, k,

@@ -29,7 +29,7 @@ typedef struct {
 
 /* Through the portable dispatch of f's layout with double hashing: a run of one batch by ops.insert and
  * ops.query (the one-batch entries), longer ones by insert_many and
- * query_many (answers then from ops.query a batch). */
+ * query_many (its answers too). */
 static void ops_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
     const filter_ops ops = filter_ops_portable(f->layout, SCHEME_DOUBLE);
@@ -43,12 +43,7 @@ static size_t ops_query(const filter *f, const scheme_ctx *ctx, const key_batch 
                         unsigned char *answer)
 {
     const filter_ops ops = filter_ops_portable(f->layout, SCHEME_DOUBLE);
-    if (answer == NULL)
-        return ops.query_many(f, ctx, batches, nb);
-    size_t yes = 0;
-    for (size_t b = 0; b < nb; answer += batches[b].count, b++)
-        yes += ops.query(f, ctx, &batches[b], answer);
-    return yes;
+    return nb == 1 ? ops.query(f, ctx, batches, answer) : ops.query_many(f, ctx, batches, nb, answer);
 }
 
 /* The keys8 name of the run's hash (xxh3_64 or mulx64). */

@@ -105,17 +105,45 @@ static uint64_t compare_queries(const pair_case *c, const setup *s, const filter
     return yes_absent;
 }
 
+enum { MANY_CHUNK = 7 };
+
+/* One side's keys asked by query_many, MANY_CHUNK batches a call; each
+ * call's answers must be those of query a batch at a time, and its count
+ * the same with and without answers.  Returns the "yes" count. */
+static uint64_t many_query_side(const pair_case *c, const setup *s, const filter *f, key_side side, uint64_t total,
+                                key_batch *chunk)
+{
+    unsigned char many_answers[MANY_CHUNK * KEY_BATCH], batch_answers[MANY_CHUNK * KEY_BATCH];
+    uint64_t yes = 0;
+    for (uint64_t i = 0; i < total;) {
+        size_t nb = 0, keys = 0;
+        for (; nb < MANY_CHUNK && i < total; nb++) {
+            size_t count = batch_count(i, total);
+            keyset_fill(s->ks, s->seed, c->n, side, i, count, &chunk[nb]);
+            s->ops.query(f, &s->ctx, &chunk[nb], batch_answers + keys);
+            keys += count;
+            i += count;
+        }
+        memset(many_answers, 0xAA, sizeof many_answers);
+        const size_t found = s->ops.query_many(f, &s->ctx, chunk, nb, many_answers);
+        cr_assert_eq(memcmp(many_answers, batch_answers, keys), 0, "%s/%s side %d: query_many's answers differ",
+                     layout_name(c->layout), scheme_name(c->scheme), side);
+        cr_assert_eq(s->ops.query_many(f, &s->ctx, chunk, nb, NULL), found, "the count without answers");
+        yes += found;
+    }
+    return yes;
+}
+
 /* insert_many / query_many (pipelined over many batches) against the
- * batch-at-a-time filter: the same bits, the same count of answers. */
+ * batch-at-a-time filter: the same bits, the same answers. */
 static void check_many(const pair_case *c, const setup *s, const filter *reference, uint64_t absent_yes)
 {
-    enum { CHUNK = 7 };
-    key_batch *chunk = malloc(CHUNK * sizeof *chunk);
+    key_batch *chunk = malloc(MANY_CHUNK * sizeof *chunk);
     filter f;
     cr_assert_eq(filter_init(&f, reference->layout, reference->m, reference->k), 0);
     for (uint64_t i = 0; i < c->n;) {
         size_t nb = 0;
-        for (; nb < CHUNK && i < c->n; nb++) {
+        for (; nb < MANY_CHUNK && i < c->n; nb++) {
             size_t count = batch_count(i, c->n);
             keyset_fill(s->ks, s->seed, c->n, KEY_PRESENT, i, count, &chunk[nb]);
             i += count;
@@ -126,19 +154,11 @@ static void check_many(const pair_case *c, const setup *s, const filter *referen
     cr_assert_eq(memcmp(f.words, reference->words, f.word_count * 8), 0, "%s/%s: insert_many differs",
                  layout_name(c->layout), scheme_name(c->scheme));
     cr_assert_eq(f.saturations, reference->saturations);
-    uint64_t yes = 0;
-    for (uint64_t i = 0; i < c->queries;) {
-        size_t nb = 0;
-        for (; nb < CHUNK && i < c->queries; nb++) {
-            size_t count = batch_count(i, c->queries);
-            keyset_fill(s->ks, s->seed, c->n, KEY_ABSENT, i, count, &chunk[nb]);
-            i += count;
-        }
-        yes += s->ops.query_many(&f, &s->ctx, chunk, nb);
-    }
+    const uint64_t yes = many_query_side(c, s, &f, KEY_ABSENT, c->queries, chunk);
     cr_assert_eq(yes, absent_yes, "%s/%s: query_many counts %llu, query %llu", layout_name(c->layout),
                  scheme_name(c->scheme), (unsigned long long)yes, (unsigned long long)absent_yes);
-    cr_assert_eq(s->ops.query_many(&f, &s->ctx, chunk, 0), 0);
+    cr_assert_eq(many_query_side(c, s, &f, KEY_PRESENT, c->n, chunk), c->n, "a false negative from query_many");
+    cr_assert_eq(s->ops.query_many(&f, &s->ctx, chunk, 0, NULL), 0);
     filter_free(&f);
     free(chunk);
 }

@@ -55,16 +55,16 @@ struct bloomlab_filter {
     scheme_ctx ctx; /* ctx.hash points at hash above */
     filter_ops ops;
     filter_key8 key8; /* an 8-byte key's own calls, where the filter has them (filters.h) */
-    key_batch *add_batches; /* bloomlab_add_batch's ADD_BATCHES batches, made at its first call of more
+    key_batch *add_batches; /* bloomlab_add_batch's CALL_BATCHES batches, made at its first call of more
                                keys than one batch holds (NULL before, or when they could not be) */
 };
 
-/* Batches bloomlab_add_batch hands the layout's insert_many at once: a
- * loop that prefetches a batch ahead (avx2.c's rings, the portable
- * one-pass loops) overlaps its memory across them, where one batch a call
- * leaves each batch's misses to itself (docs/PERFORMANCE.md, 2026-12-05,
- * session 14). */
-#define ADD_BATCHES 8
+/* Batches the batch calls hand the layout's insert_many or query_many at
+ * once: a loop that prefetches a batch ahead (avx2.c's rings, the portable
+ * one-pass loops, batch.c's flights) overlaps its memory across them,
+ * where one batch a call leaves each batch's misses to itself
+ * (docs/PERFORMANCE.md, 2026-12-05, sessions 14 and 15). */
+#define CALL_BATCHES 8
 
 static void set_error(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -236,22 +236,31 @@ static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens
     *next = at;
 }
 
-/* The batchable keys of keys[0, count) inserted, up to ADD_BATCHES
+/* Up to `most` batches filled from keys[*at ..] (batch_fill's way);
+ * returns how many hold keys, *at moved past the keys looked at. */
+static size_t batches_fill(key_batch *batches, size_t most, const void *const *keys, const size_t *lens, size_t count,
+                           size_t *at)
+{
+    size_t filled = 0;
+    while (filled < most && *at < count) {
+        batch_fill(&batches[filled], keys, lens, *at, count, at);
+        filled += batches[filled].count > 0;
+    }
+    return filled;
+}
+
+/* The batchable keys of keys[0, count) inserted, up to CALL_BATCHES
  * batches a call of the layout's insert_many (one batch, on the stack,
  * where the filter's batches could not be made). */
 static void add_batchable(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
 {
     if (count > KEY_BATCH && f->add_batches == NULL)
-        f->add_batches = malloc(ADD_BATCHES * sizeof *f->add_batches);
+        f->add_batches = malloc(CALL_BATCHES * sizeof *f->add_batches);
     key_batch one;
     key_batch *const batches = f->add_batches != NULL ? f->add_batches : &one;
-    const size_t most = f->add_batches != NULL ? ADD_BATCHES : 1;
+    const size_t most = f->add_batches != NULL ? CALL_BATCHES : 1;
     for (size_t at = 0; at < count;) {
-        size_t filled = 0;
-        while (filled < most && at < count) {
-            batch_fill(&batches[filled], keys, lens, at, count, &at);
-            filled += batches[filled].count > 0;
-        }
+        const size_t filled = batches_fill(batches, most, keys, lens, count, &at);
         if (filled > 0)
             f->ops.insert_many(&f->f, &f->ctx, batches, filled);
     }
@@ -319,24 +328,50 @@ int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
     return add_as_batch(f, key, len);
 }
 
+/* The batchable keys of keys[0, count) asked, up to CALL_BATCHES batches a
+ * call of the layout's query_many.  Asking may run on many threads at
+ * once (bloomlab.h), so the batches are the call's own, not the filter's
+ * work area: as many as the keys fill, made here and freed before the
+ * return (one, on the stack, for a call of one batch's keys or where they
+ * cannot be made).  The answers go straight to answers[] when every key is
+ * batchable (a call's batches then hold keys at, at + 1, ... in turn),
+ * else through one buffer by each key's index (its id in the batch). */
+static size_t contains_batchable(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
+                                 size_t unbatched, unsigned char *answers)
+{
+    const size_t needed = count / KEY_BATCH + (count % KEY_BATCH != 0);
+    const size_t wanted = needed < CALL_BATCHES ? needed : CALL_BATCHES;
+    key_batch one;
+    key_batch *const made = wanted > 1 ? malloc(wanted * sizeof *made) : NULL;
+    key_batch *const batches = made != NULL ? made : &one;
+    const size_t most = made != NULL ? wanted : 1;
+    unsigned char by_batch[CALL_BATCHES * KEY_BATCH];
+    size_t found = 0;
+    for (size_t at = 0; at < count;) {
+        const size_t first = at, filled = batches_fill(batches, most, keys, lens, count, &at);
+        if (filled == 0)
+            continue;
+        if (answers == NULL || unbatched == 0) {
+            found += f->ops.query_many(&f->f, &f->ctx, batches, filled, answers != NULL ? answers + first : NULL);
+            continue;
+        }
+        found += f->ops.query_many(&f->f, &f->ctx, batches, filled, by_batch);
+        const unsigned char *answer = by_batch;
+        for (size_t b = 0; b < filled; b++)
+            for (size_t j = 0; j < batches[b].count; j++)
+                answers[batches[b].id[j]] = *answer++;
+    }
+    free(made);
+    return found;
+}
+
 size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
                                unsigned char *answers)
 {
     size_t unbatched;
     if (f == NULL || !batch_args_ok(keys, lens, count, &unbatched))
         return BLOOMLAB_ERROR;
-    key_batch batch;
-    unsigned char batch_answers[KEY_BATCH];
-    size_t found = 0;
-    for (size_t at = 0; at < count;) {
-        batch_fill(&batch, keys, lens, at, count, &at);
-        if (batch.count == 0)
-            continue;
-        found += f->ops.query(&f->f, &f->ctx, &batch, batch_answers);
-        if (answers != NULL)
-            for (size_t j = 0; j < batch.count; j++)
-                answers[batch.id[j]] = batch_answers[j];
-    }
+    size_t found = contains_batchable(f, keys, lens, count, unbatched, answers);
     for (size_t i = 0; i < count && unbatched > 0; i++) {
         if (batchable(lens[i]))
             continue;

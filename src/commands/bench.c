@@ -355,10 +355,10 @@ static void loops_insert(timed *t, const key_batch *chunk, size_t batches, int l
 static uint64_t loops_query(const timed *t, const key_batch *chunk, size_t batches, int as_sweep)
 {
     if (!as_sweep)
-        return t->ops.query_many(&t->f, &t->ctx, chunk, batches);
+        return t->ops.query_many(&t->f, &t->ctx, chunk, batches, NULL);
     uint64_t yes = 0;
     for (size_t b = 0; b < batches; b += SWEEP_QUERY_BATCHES)
-        yes += t->ops.query_many(&t->f, &t->ctx, &chunk[b], batches - b < SWEEP_QUERY_BATCHES ? batches - b : SWEEP_QUERY_BATCHES);
+        yes += t->ops.query_many(&t->f, &t->ctx, &chunk[b], batches - b < SWEEP_QUERY_BATCHES ? batches - b : SWEEP_QUERY_BATCHES, NULL);
     return yes;
 }
 

@@ -170,7 +170,7 @@ static void inst_ready(inst *x)
 
 static uint64_t inst_query_batches(const inst *x, const key_batch *b, size_t count)
 {
-    return x->builtin ? x->ops.query_many(&x->f, &x->ctx, b, count) : filter_plugin_query(x->s->plugin, x->handle, b, count);
+    return x->builtin ? x->ops.query_many(&x->f, &x->ctx, b, count, NULL) : filter_plugin_query(x->s->plugin, x->handle, b, count);
 }
 
 /* answer[i] for each key of one batch. */

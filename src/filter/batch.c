@@ -300,20 +300,22 @@ ALWAYS_INLINE void split_insert_many(filter *f, const scheme_ctx *ctx, const key
     }
 }
 
-ALWAYS_INLINE size_t split_query_many(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count)
+ALWAYS_INLINE size_t split_query_many(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                                      unsigned char *answers)
 {
     keys8_hash hash;
     if (keys8_hashed(ctx, batches, count, &hash))
-        return splitblock_portable_query_keys8(f, hash, ctx->seed, batches, count, NULL);
+        return splitblock_portable_query_keys8(f, hash, ctx->seed, batches, count, answers);
     split_pass ps[2];
-    size_t yes = 0;
+    size_t yes = 0, done = 0; /* done: keys of the batches before the one probed */
     if (count == 0)
         return 0;
     split_start(f, ctx, &batches[0], &ps[0], 0);
     for (size_t b = 0; b < count; b++) {
         if (b + 1 < count)
             split_start(f, ctx, &batches[b + 1], &ps[(b + 1) & 1], 0);
-        yes += split_finish_query(f->words, &ps[b & 1], NULL);
+        yes += split_finish_query(f->words, &ps[b & 1], answers != NULL ? answers + done : NULL);
+        done += batches[b].count;
     }
     return yes;
 }
@@ -410,14 +412,16 @@ typedef struct {
     uint64_t later[KEY_BATCH * FILTER_K_MAX]; /* position i >= 1 of key j at [j k + i] */
     unsigned char alive[KEY_BATCH];
     size_t count, live;
+    size_t out; /* where the batch's answers go: the keys of the batches launched before it */
     unsigned done, end; /* positions [done, end) of the live keys prefetched, not yet tested */
 } flight;
 
 ALWAYS_INLINE void flight_start(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
-                                const uint64_t *words, const key_batch *keys, flight *fl)
+                                const uint64_t *words, const key_batch *keys, size_t out, flight *fl)
 {
     query_start(L, S, e, ctx, words, keys, &fl->st);
     fl->count = fl->live = keys->count;
+    fl->out = out;
     for (size_t j = 0; j < keys->count; j++)
         fl->alive[j] = (unsigned char)j;
     fl->done = 0;
@@ -472,21 +476,23 @@ ALWAYS_INLINE size_t flight_answers(const flight *fl, unsigned char *answer)
  * time: each round steps every flight once (oldest prefetches first), then
  * launches the next batch. */
 ALWAYS_INLINE size_t many_query_phases(layout_kind L, scheme_kind S, batch_env *e, const scheme_ctx *ctx,
-                                       const uint64_t *words, const key_batch *batches, size_t count)
+                                       const uint64_t *words, const key_batch *batches, size_t count,
+                                       unsigned char *answers)
 {
     flight fl[FLIGHTS];
     int busy[FLIGHTS] = {0};
-    size_t yes = 0, launched = 0, in_air = 0;
+    size_t yes = 0, launched = 0, in_air = 0, launched_keys = 0;
     while (launched < count || in_air > 0) {
         for (int q = 0; q < FLIGHTS; q++)
             if (busy[q] && flight_step(L, S, e, words, &fl[q])) {
-                yes += fl[q].live;
+                yes += flight_answers(&fl[q], answers != NULL ? answers + fl[q].out : NULL);
                 busy[q] = 0;
                 in_air--;
             }
         for (int q = 0; q < FLIGHTS && launched < count; q++)
             if (!busy[q]) {
-                flight_start(L, S, e, ctx, words, &batches[launched++], &fl[q]);
+                flight_start(L, S, e, ctx, words, &batches[launched], launched_keys, &fl[q]);
+                launched_keys += batches[launched++].count;
                 busy[q] = 1;
                 in_air++;
                 break;
@@ -600,7 +606,7 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L)) {
         flight fl;
-        flight_start(L, S, &e, ctx, f->words, keys, &fl);
+        flight_start(L, S, &e, ctx, f->words, keys, 0, &fl);
         while (!flight_step(L, S, &e, f->words, &fl))
             ;
         return flight_answers(&fl, answer);
@@ -665,29 +671,31 @@ ALWAYS_INLINE void batch_insert(layout_kind L, scheme_kind S, filter *f, const s
 }
 
 ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, const scheme_ctx *ctx,
-                                const key_batch *batches, size_t count)
+                                const key_batch *batches, size_t count, unsigned char *answers)
 {
     if (split_double(L, S))
-        return split_query_many(f, ctx, batches, count);
+        return split_query_many(f, ctx, batches, count, answers);
     if (count == 0)
         return 0;
     if (layout_may_stage(L))
         require_flushed(f);
     keys8_hash hash;
     if (standard_double_keys8(L, S, ctx, batches, count, &hash))
-        return standard_portable_query_keys8(f, hash, ctx->seed, batches, count, NULL);
+        return standard_portable_query_keys8(f, hash, ctx->seed, batches, count, answers);
     batch_env e;
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L))
-        return many_query_phases(L, S, &e, ctx, f->words, batches, count);
+        return many_query_phases(L, S, &e, ctx, f->words, batches, count, answers);
     pass_state st[MANY_AHEAD + 1];
-    size_t yes = 0;
+    size_t yes = 0, done = 0; /* done: keys of the batches before the one probed */
     for (size_t b = 0; b < MANY_AHEAD && b < count; b++)
         query_start(L, S, &e, ctx, f->words, &batches[b], &st[b]);
     for (size_t b = 0; b < count; b++) {
         if (b + MANY_AHEAD < count)
             query_start(L, S, &e, ctx, f->words, &batches[b + MANY_AHEAD], &st[(b + MANY_AHEAD) % (MANY_AHEAD + 1)]);
-        yes += query_finish_block(L, S, &e, f->words, batches[b].count, &st[b % (MANY_AHEAD + 1)], NULL);
+        yes += query_finish_block(L, S, &e, f->words, batches[b].count, &st[b % (MANY_AHEAD + 1)],
+                                  answers != NULL ? answers + done : NULL);
+        done += batches[b].count;
     }
     return yes;
 }
@@ -786,9 +794,9 @@ ALWAYS_INLINE int one_query(layout_kind L, scheme_kind S, const filter *f, const
         many_insert(L, S, f, ctx, batches, count);                                                \
     }                                                                                             \
     size_t query_many_##tag(const filter *f, const scheme_ctx *ctx,                        \
-                                   const key_batch *batches, size_t count)                        \
+                                   const key_batch *batches, size_t count, unsigned char *answers) \
     {                                                                                             \
-        return many_query(L, S, f, ctx, batches, count);                                          \
+        return many_query(L, S, f, ctx, batches, count, answers);                                 \
     }                                                                                             \
     void insert1_##tag(filter *f, const scheme_ctx *ctx, const void *key, size_t len,      \
                               uint64_t id)                                                        \

@@ -324,11 +324,11 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
             insert_many_##tag##_##isa(f, ctx, b, 1);                                                         \
     }                                                                                                        \
     static size_t query_many_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,       \
-                                           size_t n)                                                         \
+                                           size_t n, unsigned char *answers)                                 \
     {                                                                                                        \
         query_run run = tag##_query_run_##isa(f);                                                            \
-        return run.hashed != NULL ? runs_query(f, ctx, b, n, NULL, run, (run_hashing){LEVEL, H1_ONLY})       \
-                                  : query_many_##stamped(f, ctx, b, n);                                 \
+        return run.hashed != NULL ? runs_query(f, ctx, b, n, answers, run, (run_hashing){LEVEL, H1_ONLY})    \
+                                  : query_many_##stamped(f, ctx, b, n, answers);                             \
     }                                                                                                        \
     static size_t query_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,            \
                                       unsigned char *answer)                                                 \
@@ -386,12 +386,13 @@ static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_b
     else
         insert_splitblock_avx2_hashed(f, ctx, b);
 }
-static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n,
+                                         unsigned char *answers)
 {
     keys8_hash hash;
     if (split_8_byte_keys(f, ctx, b, n, &hash))
-        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, n, NULL);
-    return query_many_splitblock_avx2_hashed(f, ctx, b, n);
+        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, n, answers);
+    return query_many_splitblock_avx2_hashed(f, ctx, b, n, answers);
 }
 static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
 {

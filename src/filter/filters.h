@@ -154,9 +154,13 @@ typedef struct {
     void (*remove)(filter *f, const scheme_ctx *ctx, const key_batch *keys);
     /* The same as insert / query over count batches in order, software-
      * pipelined across them (batch b+1 hashed and prefetched before batch b
-     * is probed): the fast path beyond the last-level cache. */
+     * is probed): the fast path beyond the last-level cache.  query_many's
+     * answers (NULL, or room for every key of the batches) come in the
+     * batches' order, one after the other: key j of batch b at
+     * answers[batches[0].count + ... + batches[b - 1].count + j]. */
     void (*insert_many)(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
-    size_t (*query_many)(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
+    size_t (*query_many)(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                         unsigned char *answers);
 } filter_ops;
 
 /* The fastest loops this CPU runs for the pair: the AVX-512 ones of

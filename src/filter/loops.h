@@ -75,7 +75,8 @@
                        unsigned char *answer);                                                    \
     void remove_##tag(filter *f, const scheme_ctx *ctx, const key_batch *keys);                   \
     void insert_many_##tag(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count); \
-    size_t query_many_##tag(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count); \
+    size_t query_many_##tag(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count, \
+                            unsigned char *answers);                                      \
     void insert1_##tag(filter *f, const scheme_ctx *ctx, const void *key, size_t len, uint64_t id); \
     int query1_##tag(const filter *f, const scheme_ctx *ctx, const void *key, size_t len, uint64_t id); \
     extern const filter_ops loops_##tag;                                                          \

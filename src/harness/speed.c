@@ -56,7 +56,7 @@ static void inst_add(speed_inst *x, const key_batch *b, size_t count)
 
 static uint64_t inst_query(const speed_inst *x, const key_batch *b, size_t count)
 {
-    return x->f->plugin == NULL ? x->ops.query_many(&x->layout, &x->ctx, b, count)
+    return x->f->plugin == NULL ? x->ops.query_many(&x->layout, &x->ctx, b, count, NULL)
                                 : filter_plugin_query(x->f->plugin, x->handle, b, count);
 }
 

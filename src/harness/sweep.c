@@ -155,7 +155,7 @@ uint64_t sweep_query_chunk(const filter *f, const filter_ops *ops, const scheme_
     key_batch batch[SWEEP_QUERY_BATCHES];
     size_t made;
     keyset_fill_chunk(ks, seed, n, side, first, end, batch, SWEEP_QUERY_BATCHES, &made);
-    return ops->query_many(f, ctx, batch, made);
+    return ops->query_many(f, ctx, batch, made, NULL);
 }
 
 #define QUERY_CHUNK_KEYS ((uint64_t)SWEEP_QUERY_BATCHES * KEY_BATCH)
