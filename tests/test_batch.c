@@ -818,6 +818,47 @@ Test(batch, clear_drops_staged_inserts)
     keyset_close(s.ks);
 }
 
+/* filter_stage_hold: a run of fewer positions than the filter has lines
+ * sets its bits at once (the stage set aside, then put back, the same
+ * stage), a run of as many is staged; the bits are the reference's. */
+Test(batch, a_short_run_is_held_from_the_stage, .timeout = 120)
+{
+    filter_stage_min_bytes_set(32u << 20); /* stage past 32 MiB, whatever this machine's LLC */
+    const uint64_t m = (1ULL << 28) + 64, lines = ((m + 63) / 64) / 8;
+    pair_case c = {LAYOUT_STANDARD, SCHEME_DOUBLE, "xxh3_64", "random64", m, 7, 200, 0, 0};
+    setup s;
+    setup_open(&c, 1, &s);
+    filter f, one;
+    cr_assert_eq(filter_init(&f, c.layout, m, 7), 0);
+    cr_assert_eq(filter_init(&one, c.layout, m, 7), 0);
+    struct filter_stage *const stage = f.stage;
+    cr_assert_not_null(stage);
+    cr_assert_null(filter_stage_hold(&f, lines), "a run of a position a line is staged");
+    cr_assert_eq(f.stage, stage);
+    struct filter_stage *held = filter_stage_hold(&f, lines - 1);
+    cr_assert_eq(held, stage, "a shorter run holds the stage");
+    cr_assert_null(f.stage);
+    key_batch kb;
+    keyset_fill(s.ks, 1, 200, KEY_PRESENT, 0, KEY_BATCH, &kb);
+    s.ops.insert_many(&f, &s.ctx, &kb, 1);
+    for (size_t j = 0; j < KEY_BATCH; j++)
+        filter_insert_one(&one, SCHEME_DOUBLE, &s.ctx, kb.ptr[j], kb.len[j], kb.id[j]);
+    cr_assert(!stage->dirty, "the held run was not staged");
+    filter_stage_restore(&f, held);
+    cr_assert_eq(f.stage, stage, "the stage is back");
+    keyset_fill(s.ks, 1, 200, KEY_PRESENT, KEY_BATCH, KEY_BATCH, &kb);
+    s.ops.insert_many(&f, &s.ctx, &kb, 1);
+    for (size_t j = 0; j < KEY_BATCH; j++)
+        filter_insert_one(&one, SCHEME_DOUBLE, &s.ctx, kb.ptr[j], kb.len[j], kb.id[j]);
+    cr_assert(stage->dirty, "after it, a full batch is staged again");
+    filter_flush(&f);
+    cr_assert_eq(memcmp(f.words, one.words, f.word_count * 8), 0, "bits differ");
+    filter_free(&f);
+    filter_free(&one);
+    keyset_close(s.ks);
+    filter_stage_min_bytes_set(0);
+}
+
 /* A batch of one key (a library user's bloomlab_add) into a filter that
  * stages is set at once, beside the staged keys: nothing of it is staged
  * (so that the flush each one-key call ends with has nothing to do), and

@@ -271,15 +271,18 @@ int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t
     size_t unbatched;
     if (f == NULL || !batch_args_ok(keys, lens, count, &unbatched))
         return -1;
+    /* A large standard or partitioned filter stages its inserts (filters.h),
+     * and the call ends in a flush, so that it leaves a filter ready to be
+     * asked: a call of too few keys for staging to pay sets them at once. */
+    struct filter_stage *const held = filter_stage_hold(&f->f, (uint64_t)count * f->f.k);
     add_batchable(f, keys, lens, count);
     for (size_t i = 0; i < count && unbatched > 0; i++)
         if (!batchable(lens[i])) {
             filter_insert_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
             unbatched--;
         }
-    /* A large standard or partitioned filter stages its inserts (filters.h):
-     * set them now, so that every call leaves a filter ready to be asked. */
     filter_flush(&f->f);
+    filter_stage_restore(&f->f, held);
     return 0;
 }
 

@@ -133,6 +133,14 @@ int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or
 void filter_flush(filter *f);
 /* filter_flush, then give the staging memory back: later inserts go straight. */
 void filter_unstage(filter *f);
+/* Before inserts of `positions` positions that end in a filter_flush (a
+ * library batch call): when they are fewer than the filter has cache
+ * lines, staging them costs more than it saves (stage.c), so the stage is
+ * flushed and set aside (f->stage NULL: the loops set the bits at once)
+ * and returned for filter_stage_restore after them; else NULL, nothing
+ * changed.  The bits are the same either way. */
+struct filter_stage *filter_stage_hold(filter *f, uint64_t positions);
+void filter_stage_restore(filter *f, struct filter_stage *held);
 void filter_clear(filter *f);
 void filter_free(filter *f);
 uint64_t filter_bits_set(const filter *f); /* bits set, or counters above zero */

@@ -150,6 +150,29 @@ void filter_flush(filter *f)
     st->dirty = 0;
 }
 
+/* Staging pays by applying a region's bucket while the region streams in
+ * (the top comment): a bucket holding fewer offsets than its region has
+ * lines streams lines it never sets, after every position was written
+ * twice.  A run of inserts with fewer positions than the filter has lines,
+ * flushed at its end, fills the average bucket less than that, and the
+ * direct loops set it faster (a library user's batch calls, measured at
+ * several call sizes: docs/PERFORMANCE.md, 2026-12-05, session 15). */
+struct filter_stage *filter_stage_hold(filter *f, uint64_t positions)
+{
+    struct filter_stage *st = f->stage;
+    if (st == NULL || positions >= st->words / 8)
+        return NULL;
+    filter_flush(f);
+    f->stage = NULL;
+    return st;
+}
+
+void filter_stage_restore(filter *f, struct filter_stage *held)
+{
+    if (held != NULL)
+        f->stage = held;
+}
+
 void filter_unstage(filter *f)
 {
     filter_flush(f);
