@@ -324,10 +324,8 @@ static __attribute__((noinline)) int add_as_batch(bloomlab_filter *f, const void
  * staged insert behind it (both paths flush), so no flush is owed. */
 int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
 {
-    if (len == 8 && f != NULL && key != NULL && f->key8.insert != NULL) {
-        f->key8.insert(&f->f, f->key8.hash, f->key8.keyed, key);
-        return 0;
-    }
+    if (len == 8 && f != NULL && key != NULL && f->key8.insert != NULL)
+        return f->key8.insert(&f->f, f->key8.keyed, key);
     return add_as_batch(f, key, len);
 }
 
@@ -405,7 +403,7 @@ static __attribute__((noinline)) int contains_as_batch(const bloomlab_filter *f,
 int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
 {
     if (len == 8 && f != NULL && key != NULL && f->key8.query != NULL)
-        return f->key8.query(&f->f, f->key8.hash, f->key8.keyed, key);
+        return f->key8.query(&f->f, f->key8.keyed, key);
     return contains_as_batch(f, key, len);
 }
 

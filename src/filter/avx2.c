@@ -904,20 +904,17 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, far);
 }
 
-void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+LOOP void split_insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
 {
-    if (hash == KEYS8_MULX64)
-        split_lone_key(KEYS8_MULX64, f->words, f->blocks, keyed, split_salt(), key, 1);
-    else
-        split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, split_salt(), key, 1);
+    split_lone_key(hash, f->words, f->blocks, keyed, split_salt(), key, 1);
 }
 
-int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+LOOP int split_query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsigned char *key)
 {
-    if (hash == KEYS8_MULX64)
-        return (int)split_lone_key(KEYS8_MULX64, f->words, f->blocks, keyed, split_salt(), key, 0);
-    return (int)split_lone_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, split_salt(), key, 0);
+    return (int)split_lone_key(hash, f->words, f->blocks, keyed, split_salt(), key, 0);
 }
+
+FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8)
 
 /* One hash's loops, stamped per way of fetching a block (none in L2, one
  * prefetch into L1 beyond it, two steps beyond the last-level cache) and,

@@ -90,11 +90,10 @@ void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, con
 size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                    size_t count, unsigned char *answer);
 /* One 8-byte key (a library user's one-key call, a batch of one; keyed =
- * keys8_constant(hash, seed)): set,
- * or tested (1 when all eight of its bits are set), the same bits and
- * answers as the keys8 loops above. */
-void avx2_splitblock_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
-int avx2_splitblock_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+ * keys8_constant(hash, seed)), for each hash (filters.h's
+ * filter_key8_calls): set, or tested (1 when all eight of its bits are
+ * set), the same bits and answers as the keys8 loops above. */
+extern const filter_key8_calls avx2_splitblock_key8[2];
 /* 1 when every key of the batches [0, count) is 8 bytes long. */
 int avx2_batches_keys8(const key_batch *batches, size_t count);
 

@@ -445,19 +445,19 @@ filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind 
         return k8;
     k8.keyed = keys8_constant(k8.hash, ctx->seed);
     if (f->layout == LAYOUT_STANDARD) { /* scalar at every level: k positions, each its own line */
-        k8.insert = standard_portable_insert_key8;
-        k8.query = standard_portable_query_key8;
+        k8.insert = standard_portable_key8[k8.hash].insert;
+        k8.query = standard_portable_key8[k8.hash].query;
         return k8;
     }
 #if BLOOMLAB_X86
     if (cpu_isa() >= ISA_AVX2 && few_blocks(f)) { /* the AVX2 one-key functions, as the ops take them */
-        k8.insert = avx2_splitblock_insert_key8;
-        k8.query = avx2_splitblock_query_key8;
+        k8.insert = avx2_splitblock_key8[k8.hash].insert;
+        k8.query = avx2_splitblock_key8[k8.hash].query;
         return k8;
     }
 #endif
-    k8.insert = splitblock_portable_insert_key8;
-    k8.query = splitblock_portable_query_key8;
+    k8.insert = splitblock_portable_key8[k8.hash].insert;
+    k8.query = splitblock_portable_key8[k8.hash].query;
     return k8;
 }
 

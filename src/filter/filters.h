@@ -191,17 +191,52 @@ typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
  * where the layout, its size and the hash have one-key loops that hash the
  * key themselves (the split block at the level cpu_isa() reaches, and the
  * standard layout, with double hashing and a keys8 hash; their bits set at
- * once, never staged), insert and query take the key's 8 bytes with `hash` and its
- * constant at the filter's seed (`keyed`: batch_hash.h's keys8_constant,
- * computed here once, not once a call); else both are NULL and the
- * layout's ops serve.  The bits and answers are the one-key reference's. */
+ * once, never staged), insert and query (the module's filter_key8_calls
+ * for `hash`, below) take the key's 8 bytes and the hash's constant at the
+ * filter's seed (`keyed`: batch_hash.h's keys8_constant, computed here
+ * once, not once a call); else both are NULL and the layout's ops serve.
+ * The bits and answers are the one-key reference's. */
 typedef struct {
-    void (*insert)(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
-    int (*query)(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+    int (*insert)(filter *f, uint64_t keyed, const unsigned char *key); /* returns 0 */
+    int (*query)(const filter *f, uint64_t keyed, const unsigned char *key);
     keys8_hash hash;
     uint64_t keyed;
 } filter_key8;
 filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme);
+
+/* A module's one-key calls for each hash, indexed by keys8_hash: each call
+ * has its hash built in, and an insert returns 0, so that a library user's
+ * call is a few tests and a jump to it (the fewer instructions a call,
+ * the more calls the core overlaps: docs/PERFORMANCE.md). */
+typedef struct {
+    int (*insert)(filter *f, uint64_t keyed, const unsigned char *key);
+    int (*query)(const filter *f, uint64_t keyed, const unsigned char *key);
+} filter_key8_calls;
+
+/* The table `table` of a module's one-key calls, from its inline loops
+ * INSERT(hash, f, keyed, key) and QUERY(hash, f, keyed, key) (an int, 1
+ * when all the key's bits are set), each stamped with its hash. */
+#define FILTER_KEY8_CALLS(table, INSERT, QUERY)                                                               \
+    static int table##_insert_xxh3_64(filter *f, uint64_t keyed, const unsigned char *key)                    \
+    {                                                                                                         \
+        INSERT(KEYS8_XXH3_64, f, keyed, key);                                                                 \
+        return 0;                                                                                             \
+    }                                                                                                         \
+    static int table##_insert_mulx64(filter *f, uint64_t keyed, const unsigned char *key)                     \
+    {                                                                                                         \
+        INSERT(KEYS8_MULX64, f, keyed, key);                                                                  \
+        return 0;                                                                                             \
+    }                                                                                                         \
+    static int table##_query_xxh3_64(const filter *f, uint64_t keyed, const unsigned char *key)               \
+    {                                                                                                         \
+        return QUERY(KEYS8_XXH3_64, f, keyed, key);                                                           \
+    }                                                                                                         \
+    static int table##_query_mulx64(const filter *f, uint64_t keyed, const unsigned char *key)                \
+    {                                                                                                         \
+        return QUERY(KEYS8_MULX64, f, keyed, key);                                                            \
+    }                                                                                                         \
+    const filter_key8_calls table[2] = {[KEYS8_XXH3_64] = {table##_insert_xxh3_64, table##_query_xxh3_64},    \
+                                        [KEYS8_MULX64] = {table##_insert_mulx64, table##_query_mulx64}};
 
 /* One key at a time, no batching: the reference the batched loops are tested against. */
 void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,

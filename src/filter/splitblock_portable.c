@@ -162,16 +162,14 @@ size_t splitblock_portable_query_keys8(const filter *f, keys8_hash hash, uint64_
 }
 
 /* One key, stamped per hash. */
-void splitblock_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+LOOP void split_insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
 {
-    if (hash == KEYS8_MULX64)
-        split_one_key(KEYS8_MULX64, f->words, f->blocks, keyed, key, 1);
-    else
-        split_one_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, key, 1);
+    split_one_key(hash, f->words, f->blocks, keyed, key, 1);
 }
 
-int splitblock_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
+LOOP int split_query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsigned char *key)
 {
-    return hash == KEYS8_MULX64 ? split_one_key(KEYS8_MULX64, f->words, f->blocks, keyed, key, 0)
-                                : split_one_key(KEYS8_XXH3_64, f->words, f->blocks, keyed, key, 0);
+    return split_one_key(hash, f->words, f->blocks, keyed, key, 0);
 }
+
+FILTER_KEY8_CALLS(splitblock_portable_key8, split_insert_key8, split_query_key8)

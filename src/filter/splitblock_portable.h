@@ -34,9 +34,8 @@ void splitblock_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed,
 size_t splitblock_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                        size_t count, unsigned char *answer);
 
-/* One 8-byte key (filters.h's filter_key8; keyed = keys8_constant(hash,
- * seed)): its bits set, or 1 when all eight are set. */
-void splitblock_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
-int splitblock_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+/* One 8-byte key, for each hash (filters.h's filter_key8_calls; keyed =
+ * keys8_constant(hash, seed)): its bits set, or 1 when all eight are set. */
+extern const filter_key8_calls splitblock_portable_key8[2];
 
 #endif

@@ -108,18 +108,7 @@ LOOP int query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsi
     return i < k ? (int)bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m)) : 1;
 }
 
-void standard_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
-{
-    if (hash == KEYS8_MULX64)
-        insert_key8(KEYS8_MULX64, f, keyed, key);
-    else
-        insert_key8(KEYS8_XXH3_64, f, keyed, key);
-}
-
-int standard_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key)
-{
-    return hash == KEYS8_MULX64 ? query_key8(KEYS8_MULX64, f, keyed, key) : query_key8(KEYS8_XXH3_64, f, keyed, key);
-}
+FILTER_KEY8_CALLS(standard_portable_key8, insert_key8, query_key8)
 
 /* ---- queries: rounds over a group of keys (standard_portable.h) ---------- */
 

@@ -43,8 +43,7 @@ void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, c
  * xxh3_64 or mulx64, keyed = keys8_constant(hash, seed)): its k bits set
  * at once (a staging filter too: the bits commute with the staged ones), or
  * tested with an early exit at the first clear one (1 when all are set). */
-void standard_portable_insert_key8(filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
-int standard_portable_query_key8(const filter *f, keys8_hash hash, uint64_t keyed, const unsigned char *key);
+extern const filter_key8_calls standard_portable_key8[2]; /* filters.h's filter_key8_calls, for each hash */
 
 /* The keys of batches [0, count) tested (every key 8 bytes long: the
  * caller checks): returns how many found all k bits
