@@ -206,6 +206,43 @@ Test(library, no_false_negatives_and_the_formulas_rate, .timeout = 120)
     keys_free(&absent);
 }
 
+/* Asking may run on many threads at once (bloomlab.h): a batch call's
+ * batches are its own.  Four threads ask the same 6000 keys of one filter
+ * (every other one added), 40 calls each, with and without answers; every
+ * answer and count must be the one-key calls' (a work area shared between
+ * the calls mixes their keys and fails this). */
+Test(library, asks_on_many_threads_at_once, .timeout = 120)
+{
+    enum { KEYS = 6000, CALLS = 40 };
+    static const char *const SHARED[] = {"splitblock", "standard"};
+    key_list keys = keys_8_bytes(KEYS, 0);
+    for (size_t l = 0; l < 2; l++) {
+        bloomlab_filter *f = made(SHARED[l], KEYS / 2, 0.01);
+        for (size_t i = 0; i < KEYS; i += 2)
+            cr_assert_eq(bloomlab_add(f, keys.ptr[i], keys.len[i]), 0);
+        unsigned char expected[KEYS];
+        size_t expected_yes = 0;
+        for (size_t i = 0; i < KEYS; i++)
+            expected_yes += expected[i] = (unsigned char)bloomlab_contains(f, keys.ptr[i], keys.len[i]);
+        unsigned long differ = 0;
+#pragma omp parallel num_threads(4) reduction(+ : differ)
+        {
+            unsigned char *answers = malloc(KEYS);
+            for (int c = 0; c < CALLS && answers != NULL; c++) {
+                memset(answers, 2, KEYS);
+                differ += bloomlab_contains_batch(f, keys.ptr, keys.len, KEYS, answers) != expected_yes;
+                differ += memcmp(answers, expected, KEYS) != 0;
+                differ += bloomlab_contains_batch(f, keys.ptr, keys.len, KEYS, NULL) != expected_yes;
+            }
+            differ += answers == NULL;
+            free(answers);
+        }
+        cr_expect_eq(differ, 0, "%s: %lu calls on 4 threads differ from the one-key answers", SHARED[l], differ);
+        bloomlab_free(f);
+    }
+    keys_free(&keys);
+}
+
 /* contains_batch's answers, and its count, are contains's one key at a
  * time; adds by batch and one by one build the same filter. */
 Test(library, batches_answer_as_single_keys)
