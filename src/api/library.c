@@ -318,7 +318,15 @@ static void batch_of_one(key_batch *b, const void *key, size_t len)
     b->id[0] = 0;
 }
 
-/* Any key of bloomlab_add but an 8-byte one with one-key functions goes to
+/* A key's 64-bit hash by the filter's hasher, as the reference takes it
+ * (the filters with one-key calls hash with a 64-bit one: filters.h). */
+static uint64_t key_hash(const bloomlab_filter *f, const void *key, size_t len)
+{
+    return hasher_hash(&f->hash, key_bytes(key), len, f->ctx.seed).lo;
+}
+
+/* Any key of bloomlab_add but an 8-byte one with one-key functions: of a
+ * filter with them, hashed here and handed to their hash entry; else to
  * the layout's one-batch op, which takes a batch of one key its own way
  * (batch.c's lone_key_insert).  A function of its own, so that its batch
  * (a key_batch, 7 KB) stays out of the 8-byte path's frame: that path is a
@@ -327,6 +335,8 @@ static __attribute__((noinline)) int add_as_batch(bloomlab_filter *f, const void
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
+    if (f->key8.insert_hash != NULL)
+        return f->key8.insert_hash(&f->f, key_hash(f, key, len));
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return bloomlab_add_batch(f, keys, &len, 1);
@@ -412,6 +422,8 @@ static __attribute__((noinline)) int contains_as_batch(const bloomlab_filter *f,
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
+    if (f->key8.query_hash != NULL)
+        return f->key8.query_hash(&f->f, key_hash(f, key, len));
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return (int)bloomlab_contains_batch(f, keys, &len, 1, NULL);

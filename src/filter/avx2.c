@@ -915,7 +915,19 @@ LOOP int split_query_key8(keys8_hash hash, const filter *f, uint64_t keyed, cons
     return (int)split_lone_key(hash, f->words, f->blocks, keyed, split_salt(), key, 0);
 }
 
-FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8)
+/* A key of any length by its hash h (filters.h's filter_key8). */
+static int split_insert_hash(filter *f, uint64_t h)
+{
+    split_key_work(split_salt(), h, &f->words[splitblock_word(h, f->blocks)], 1);
+    return 0;
+}
+
+static int split_query_hash(const filter *f, uint64_t h)
+{
+    return (int)split_key_work(split_salt(), h, &f->words[splitblock_word(h, f->blocks)], 0);
+}
+
+FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
 
 /* One hash's loops, stamped per way of fetching a block (none in L2, one
  * prefetch into L1 beyond it, two steps beyond the last-level cache) and,

@@ -194,11 +194,16 @@ typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
  * once, never staged), insert and query (the module's filter_key8_calls
  * for `hash`, below) take the key's 8 bytes and the hash's constant at the
  * filter's seed (`keyed`: batch_hash.h's keys8_constant, computed here
- * once, not once a call); else both are NULL and the layout's ops serve.
- * The bits and answers are the one-key reference's. */
+ * once, not once a call), and insert_hash and query_hash do the same work
+ * from a key's 64-bit hash, for a key of any other length (the caller
+ * hashes it with the filter's hasher, as the reference does); else all
+ * four are NULL and the layout's ops serve.  The bits and answers are the
+ * one-key reference's. */
 typedef struct {
     int (*insert)(filter *f, uint64_t keyed, const unsigned char *key); /* returns 0 */
     int (*query)(const filter *f, uint64_t keyed, const unsigned char *key);
+    int (*insert_hash)(filter *f, uint64_t h); /* returns 0 */
+    int (*query_hash)(const filter *f, uint64_t h);
     keys8_hash hash;
     uint64_t keyed;
 } filter_key8;
@@ -211,12 +216,15 @@ filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind 
 typedef struct {
     int (*insert)(filter *f, uint64_t keyed, const unsigned char *key);
     int (*query)(const filter *f, uint64_t keyed, const unsigned char *key);
+    int (*insert_hash)(filter *f, uint64_t h);
+    int (*query_hash)(const filter *f, uint64_t h);
 } filter_key8_calls;
 
 /* The table `table` of a module's one-key calls, from its inline loops
  * INSERT(hash, f, keyed, key) and QUERY(hash, f, keyed, key) (an int, 1
- * when all the key's bits are set), each stamped with its hash. */
-#define FILTER_KEY8_CALLS(table, INSERT, QUERY)                                                               \
+ * when all the key's bits are set), each stamped with its hash, and its
+ * functions INSERT_HASH(f, h) and QUERY_HASH(f, h) for every hash. */
+#define FILTER_KEY8_CALLS(table, INSERT, QUERY, INSERT_HASH, QUERY_HASH)                                      \
     static int table##_insert_xxh3_64(filter *f, uint64_t keyed, const unsigned char *key)                    \
     {                                                                                                         \
         INSERT(KEYS8_XXH3_64, f, keyed, key);                                                                 \
@@ -235,8 +243,9 @@ typedef struct {
     {                                                                                                         \
         return QUERY(KEYS8_MULX64, f, keyed, key);                                                            \
     }                                                                                                         \
-    const filter_key8_calls table[2] = {[KEYS8_XXH3_64] = {table##_insert_xxh3_64, table##_query_xxh3_64},    \
-                                        [KEYS8_MULX64] = {table##_insert_mulx64, table##_query_mulx64}};
+    const filter_key8_calls table[2] = {                                                                      \
+        [KEYS8_XXH3_64] = {table##_insert_xxh3_64, table##_query_xxh3_64, INSERT_HASH, QUERY_HASH},           \
+        [KEYS8_MULX64] = {table##_insert_mulx64, table##_query_mulx64, INSERT_HASH, QUERY_HASH}};
 
 /* One key at a time, no batching: the reference the batched loops are tested against. */
 void filter_insert_one(filter *f, scheme_kind scheme, const scheme_ctx *ctx, const void *key,

@@ -95,15 +95,20 @@ LOOP size_t split_work(uint64_t *const *block, const uint32_t *h32, size_t n, un
     return yes;
 }
 
-/* One key hashed and worked at once (returns 1 when its eight bits are
- * all set; an insert returns 0). */
-LOOP int split_one_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const unsigned char *key,
-                       int insert)
+/* One key by its hash h, worked at once (returns 1 when its eight bits
+ * are all set; an insert returns 0). */
+LOOP int split_one_hash(uint64_t *words, uint64_t blocks, uint64_t h, int insert)
 {
-    const uint64_t h = keys8_hash_one(hash, key, keyed);
     uint64_t *one = &words[block_word(h, blocks)];
     const uint32_t h32 = (uint32_t)h;
     return (int)split_work(&one, &h32, 1, NULL, insert);
+}
+
+/* One 8-byte key hashed and worked at once. */
+LOOP int split_one_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const unsigned char *key,
+                       int insert)
+{
+    return split_one_hash(words, blocks, keys8_hash_one(hash, key, keyed), insert);
 }
 
 /* Batch b hashed and prefetched, then batch b - 1 worked: a key's block is
@@ -172,4 +177,8 @@ LOOP int split_query_key8(keys8_hash hash, const filter *f, uint64_t keyed, cons
     return split_one_key(hash, f->words, f->blocks, keyed, key, 0);
 }
 
-FILTER_KEY8_CALLS(splitblock_portable_key8, split_insert_key8, split_query_key8)
+/* A key of any length by its hash h (filters.h's filter_key8). */
+static int split_insert_hash(filter *f, uint64_t h) { return split_one_hash(f->words, f->blocks, h, 1); }
+static int split_query_hash(const filter *f, uint64_t h) { return split_one_hash(f->words, f->blocks, h, 0); }
+
+FILTER_KEY8_CALLS(splitblock_portable_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)

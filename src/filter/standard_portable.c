@@ -12,13 +12,19 @@
 LOOP uint64_t bit_at(const uint64_t *words, uint64_t q) { return (words[q >> 6] >> (q & 63)) & 1; }
 LOOP void bit_set(uint64_t *words, uint64_t q) { words[q >> 6] |= 1ULL << (q & 63); }
 
-/* An 8-byte key's stream of positions: the hash (xxh3_64 or mulx64,
- * keyed = keys8_constant(hash, seed)) split as schemes.h's hash_split does. */
-LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
+/* A key's stream of positions from its 64-bit hash h, split as schemes.h's
+ * hash_split does. */
+LOOP probe hash_probe(uint64_t h)
 {
     probe p;
-    probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){keys8_hash_one(hash, key, keyed), 0}, 64);
+    probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){h, 0}, 64);
     return p;
+}
+
+/* An 8-byte key's: the hash xxh3_64 or mulx64, keyed = keys8_constant(hash, seed). */
+LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
+{
+    return hash_probe(keys8_hash_one(hash, key, keyed));
 }
 
 /* A batch's keys hashed (xxh3_64 or mulx64 on 8 bytes), their k
@@ -80,25 +86,25 @@ void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, c
         insert_keys8(KEYS8_XXH3_64, f, seed, batches, count);
 }
 
-/* words, m and k in locals: a store through f->words could alias *f, and
- * the compiler would load them again after each bit set. */
-LOOP void insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
+/* One key's k bits set from its stream p.  words, m and k in locals: a
+ * store through f->words could alias *f, and the compiler would load them
+ * again after each bit set. */
+LOOP void insert_probe(filter *f, probe p)
 {
     uint64_t *const words = f->words;
     const uint64_t m = f->m;
     const unsigned k = f->k;
-    probe p = key8_probe(hash, keyed, key);
     for (unsigned i = 0; i < k; i++) {
         bit_set(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
     }
 }
 
-LOOP int query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsigned char *key)
+/* One key's k bits tested from its stream p, with an early exit. */
+LOOP int query_probe(const filter *f, probe p)
 {
     const uint64_t *const words = f->words;
     const uint64_t m = f->m;
     const unsigned k = f->k;
-    probe p = key8_probe(hash, keyed, key);
     unsigned i = 0;
     for (; i + 2 <= k; i += 2) { /* two positions a test: their loads overlap, half the branches */
         const uint64_t q0 = probe_position(SCHEME_DOUBLE, NULL, &p, m), q1 = probe_position(SCHEME_DOUBLE, NULL, &p, m);
@@ -108,7 +114,26 @@ LOOP int query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsi
     return i < k ? (int)bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m)) : 1;
 }
 
-FILTER_KEY8_CALLS(standard_portable_key8, insert_key8, query_key8)
+LOOP void insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
+{
+    insert_probe(f, key8_probe(hash, keyed, key));
+}
+
+LOOP int query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsigned char *key)
+{
+    return query_probe(f, key8_probe(hash, keyed, key));
+}
+
+/* A key of any length by its hash h (filters.h's filter_key8). */
+static int insert_hash(filter *f, uint64_t h)
+{
+    insert_probe(f, hash_probe(h));
+    return 0;
+}
+
+static int query_hash(const filter *f, uint64_t h) { return query_probe(f, hash_probe(h)); }
+
+FILTER_KEY8_CALLS(standard_portable_key8, insert_key8, query_key8, insert_hash, query_hash)
 
 /* ---- queries: rounds over a group of keys (standard_portable.h) ---------- */
 
