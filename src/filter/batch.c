@@ -533,6 +533,14 @@ ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const sche
     return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && keys8_hashed(ctx, batches, count, hash);
 }
 
+/* 1 when (standard, double)'s queries of other keys take the same rounds
+ * (standard_portable_query_hashed): a 64-bit hasher, whose value the
+ * rounds split as the reference does. */
+ALWAYS_INLINE int standard_double_hashed64(layout_kind L, scheme_kind S, const scheme_ctx *ctx)
+{
+    return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && ctx->hash->bits == 64;
+}
+
 /* A batch of one key (a library user's bloomlab_add or bloomlab_contains)
  * has no pipeline to fill: the one-key loop, the key hashed as the batch
  * loops hash it (batch_hash: XXH3 inlined for an 8-byte key), its k
@@ -602,6 +610,8 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
     keys8_hash hash;
     if (standard_double_keys8(L, S, ctx, keys, 1, &hash))
         return standard_portable_query_keys8(f, hash, ctx->seed, keys, 1, answer);
+    if (standard_double_hashed64(L, S, ctx))
+        return standard_portable_query_hashed(f, ctx->hash, ctx->seed, keys, 1, answer);
     batch_env e;
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L)) {
@@ -682,6 +692,8 @@ ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, c
     keys8_hash hash;
     if (standard_double_keys8(L, S, ctx, batches, count, &hash))
         return standard_portable_query_keys8(f, hash, ctx->seed, batches, count, answers);
+    if (standard_double_hashed64(L, S, ctx))
+        return standard_portable_query_hashed(f, ctx->hash, ctx->seed, batches, count, answers);
     batch_env e;
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L))

@@ -155,10 +155,27 @@ typedef struct {
     size_t b, j;
 } run_cursor;
 
+/* How a run's keys are hashed: 8-byte keys by a keys8 hash inline (any
+ * NULL; keyed = keys8_constant(hash, seed)), or keys of any length by the
+ * 64-bit hasher `any` at `seed`.  A constant at each stamp of the loop. */
+typedef struct {
+    keys8_hash hash;
+    uint64_t keyed;
+    const hasher *any;
+    uint64_t seed;
+} key_hashing;
+
+LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
+{
+    if (kh.any != NULL)
+        return hash_probe(hasher_hash(kh.any, keys->ptr[j], keys->len[j], kh.seed).lo);
+    return key8_probe(kh.hash, kh.keyed, keys->ptr[j]);
+}
+
 /* The next (up to) QUERY_GROUP keys of the run hashed, their position 0
  * computed and its line prefetched; g->count = 0 when the run is done. */
-LOOP void group_start(keys8_hash hash, const uint64_t *words, uint64_t m, uint64_t keyed, const key_batch *batches,
-                      size_t count, run_cursor *at, query_group *g)
+LOOP void group_start(key_hashing kh, const uint64_t *words, uint64_t m, const key_batch *batches, size_t count,
+                      run_cursor *at, query_group *g)
 {
     unsigned n = 0;
     while (n < QUERY_GROUP && at->b < count) {
@@ -168,7 +185,7 @@ LOOP void group_start(keys8_hash hash, const uint64_t *words, uint64_t m, uint64
             at->j = 0;
             continue;
         }
-        probe p = key8_probe(hash, keyed, keys->ptr[at->j++]);
+        probe p = key_probe(kh, keys, at->j++);
         const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
         g->x[n] = p.x;
         g->y[n] = p.y;
@@ -207,8 +224,7 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_
 }
 
 /* The run a group at a time: the group's rounds, then its answers. */
-LOOP size_t query_keys8(keys8_hash hash, const filter *f, uint64_t keyed, const key_batch *batches, size_t count,
-                        unsigned char *answer)
+LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
 {
     const uint64_t *const words = f->words;
     const uint64_t m = f->m;
@@ -217,7 +233,7 @@ LOOP size_t query_keys8(keys8_hash hash, const filter *f, uint64_t keyed, const 
     query_group g;
     size_t yes = 0;
     for (;;) {
-        group_start(hash, words, m, keyed, batches, count, &at, &g);
+        group_start(kh, words, m, batches, count, &at, &g);
         if (g.count == 0)
             return yes;
         const uint64_t live = group_rounds(words, m, k, &g);
@@ -230,13 +246,23 @@ LOOP size_t query_keys8(keys8_hash hash, const filter *f, uint64_t keyed, const 
     }
 }
 
+/* One way of hashing, stamped with and without the answers' stores. */
+LOOP size_t query_stamp(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
+{
+    return answer == NULL ? query_run(kh, f, batches, count, NULL) : query_run(kh, f, batches, count, answer);
+}
+
 size_t standard_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                      size_t count, unsigned char *answer)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     if (hash == KEYS8_MULX64)
-        return answer == NULL ? query_keys8(KEYS8_MULX64, f, keyed, batches, count, NULL)
-                              : query_keys8(KEYS8_MULX64, f, keyed, batches, count, answer);
-    return answer == NULL ? query_keys8(KEYS8_XXH3_64, f, keyed, batches, count, NULL)
-                          : query_keys8(KEYS8_XXH3_64, f, keyed, batches, count, answer);
+        return query_stamp((key_hashing){KEYS8_MULX64, keyed, NULL, seed}, f, batches, count, answer);
+    return query_stamp((key_hashing){KEYS8_XXH3_64, keyed, NULL, seed}, f, batches, count, answer);
+}
+
+size_t standard_portable_query_hashed(const filter *f, const hasher *hash, uint64_t seed, const key_batch *batches,
+                                      size_t count, unsigned char *answer)
+{
+    return query_stamp((key_hashing){KEYS8_XXH3_64, 0, hash, seed}, f, batches, count, answer);
 }
