@@ -16,7 +16,7 @@ LOOP void bit_set(uint64_t *words, uint64_t q) { words[q >> 6] |= 1ULL << (q & 6
  * hash_split does. */
 LOOP probe hash_probe(uint64_t h)
 {
-    probe p;
+    probe p = {0}; /* whole: the loops pass it by value, and the double scheme sets x and y alone */
     probe_start_hashed(SCHEME_DOUBLE, &p, (hash128_t){h, 0}, 64);
     return p;
 }
