@@ -59,7 +59,7 @@ static inline keys8_hash keys8_of(const scheme_ctx *ctx)
 static inline filter_key8 key8_chosen(const filter *f, const scheme_ctx *ctx)
 {
     const filter_key8 k8 = filter_key8_for(f, ctx, SCHEME_DOUBLE);
-    cr_assert(k8.insert != NULL && k8.query != NULL, "no one-key calls for %s", ctx->hash->name);
+    cr_assert(k8.calls.insert != NULL && k8.calls.query != NULL, "no one-key calls for %s", ctx->hash->name);
     cr_assert_eq(k8.hash, keys8_of(ctx));
     cr_assert_eq(k8.keyed, keys8_constant(k8.hash, ctx->seed));
     return k8;
@@ -70,7 +70,7 @@ static inline void key8_chosen_insert(filter *f, const scheme_ctx *ctx, const ke
     const filter_key8 k8 = key8_chosen(f, ctx);
     for (size_t b = 0; b < nb; b++)
         for (size_t j = 0; j < batches[b].count; j++)
-            k8.insert(f, k8.keyed, batches[b].ptr[j]);
+            k8.calls.insert(f, k8.keyed, batches[b].ptr[j]);
 }
 
 static inline size_t key8_chosen_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
@@ -80,7 +80,7 @@ static inline size_t key8_chosen_query(const filter *f, const scheme_ctx *ctx, c
     size_t yes = 0, t = 0;
     for (size_t b = 0; b < nb; b++)
         for (size_t j = 0; j < batches[b].count; j++, t++) {
-            const int all = k8.query(f, k8.keyed, batches[b].ptr[j]);
+            const int all = k8.calls.query(f, k8.keyed, batches[b].ptr[j]);
             yes += (size_t)all;
             if (answer != NULL)
                 answer[t] = (unsigned char)all;

@@ -103,8 +103,10 @@ Test(splitblock_portable, one_key_calls_only_where_they_apply)
             for (int sc = 0; sc < SCHEME_COUNT; sc++) {
                 const filter_key8 k8 = filter_key8_for(&f, &ctx, (scheme_kind)sc);
                 const int expected = (l == LAYOUT_SPLITBLOCK || l == LAYOUT_STANDARD) && sc == SCHEME_DOUBLE && h < 2;
-                cr_assert_eq(k8.insert != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
-                cr_assert_eq(k8.query != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
+                cr_assert_eq(k8.calls.insert != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
+                cr_assert_eq(k8.calls.query != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
+                cr_assert_eq(k8.calls.insert_hash != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
+                cr_assert_eq(k8.calls.query_hash != NULL, expected, "%s layout %d scheme %d", HASHES[h], l, sc);
             }
             filter_free(&f);
         }

@@ -335,8 +335,8 @@ static __attribute__((noinline)) int add_as_batch(bloomlab_filter *f, const void
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
-    if (f->key8.insert_hash != NULL)
-        return f->key8.insert_hash(&f->f, key_hash(f, key, len));
+    if (f->key8.calls.insert_hash != NULL)
+        return f->key8.calls.insert_hash(&f->f, key_hash(f, key, len));
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return bloomlab_add_batch(f, keys, &len, 1);
@@ -356,8 +356,8 @@ static __attribute__((noinline)) int add_as_batch(bloomlab_filter *f, const void
  * staged insert behind it (both paths flush), so no flush is owed. */
 int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
 {
-    if (len == 8 && f != NULL && key != NULL && f->key8.insert != NULL)
-        return f->key8.insert(&f->f, f->key8.keyed, key);
+    if (len == 8 && f != NULL && key != NULL && f->key8.calls.insert != NULL)
+        return f->key8.calls.insert(&f->f, f->key8.keyed, key);
     return add_as_batch(f, key, len);
 }
 
@@ -422,8 +422,8 @@ static __attribute__((noinline)) int contains_as_batch(const bloomlab_filter *f,
 {
     if (f == NULL || !key_ok(key, len))
         return -1;
-    if (f->key8.query_hash != NULL)
-        return f->key8.query_hash(&f->f, key_hash(f, key, len));
+    if (f->key8.calls.query_hash != NULL)
+        return f->key8.calls.query_hash(&f->f, key_hash(f, key, len));
     if (!batchable(len)) {
         const void *keys[1] = {key};
         return (int)bloomlab_contains_batch(f, keys, &len, 1, NULL);
@@ -436,8 +436,8 @@ static __attribute__((noinline)) int contains_as_batch(const bloomlab_filter *f,
 
 int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
 {
-    if (len == 8 && f != NULL && key != NULL && f->key8.query != NULL)
-        return f->key8.query(&f->f, f->key8.keyed, key);
+    if (len == 8 && f != NULL && key != NULL && f->key8.calls.query != NULL)
+        return f->key8.calls.query(&f->f, f->key8.keyed, key);
     return contains_as_batch(f, key, len);
 }
 

@@ -437,29 +437,27 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
  * AVX-512 adds nothing to one key), under the same size limit as its AVX2
  * ops; the standard layout's are scalar at every level (k positions, each
  * its own line, one key's worth of work to overlap). */
-static filter_key8 key8_from(filter_key8 k8, const filter_key8_calls *calls)
+/* The module whose one-key calls fit the filter (its table of them). */
+static const filter_key8_calls *key8_module(const filter *f)
 {
-    k8.insert = calls->insert;
-    k8.query = calls->query;
-    k8.insert_hash = calls->insert_hash;
-    k8.query_hash = calls->query_hash;
-    return k8;
+    if (f->layout == LAYOUT_STANDARD) /* scalar at every level: k positions, each its own line */
+        return standard_portable_key8;
+#if BLOOMLAB_X86
+    if (cpu_isa() >= ISA_AVX2 && few_blocks(f)) /* the AVX2 one-key functions, as the ops take them */
+        return avx2_splitblock_key8;
+#endif
+    return splitblock_portable_key8;
 }
 
 filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme)
 {
-    filter_key8 k8 = {NULL, NULL, NULL, NULL, KEYS8_XXH3_64, 0};
+    filter_key8 k8 = {{NULL, NULL, NULL, NULL}, KEYS8_XXH3_64, 0};
     if ((f->layout != LAYOUT_SPLITBLOCK && f->layout != LAYOUT_STANDARD) || scheme != SCHEME_DOUBLE ||
         !keys8_hash_of(ctx->hash, &k8.hash))
         return k8;
     k8.keyed = keys8_constant(k8.hash, ctx->seed);
-    if (f->layout == LAYOUT_STANDARD) /* scalar at every level: k positions, each its own line */
-        return key8_from(k8, &standard_portable_key8[k8.hash]);
-#if BLOOMLAB_X86
-    if (cpu_isa() >= ISA_AVX2 && few_blocks(f)) /* the AVX2 one-key functions, as the ops take them */
-        return key8_from(k8, &avx2_splitblock_key8[k8.hash]);
-#endif
-    return key8_from(k8, &splitblock_portable_key8[k8.hash]);
+    k8.calls = key8_module(f)[k8.hash];
+    return k8;
 }
 
 /* "LEVEL for LAYOUT ABOUT; ...; portable for the other schemes", from the

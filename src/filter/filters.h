@@ -186,39 +186,36 @@ const char *filter_ops_description(void);
  * Boost.Bloom's mix of an integer key. */
 typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
 
-/* A filter's calls for one 8-byte key, chosen once for the filter
- * (filter_key8_for) so that a library user's call goes straight to them:
- * where the layout, its size and the hash have one-key loops that hash the
- * key themselves (the split block at the level cpu_isa() reaches, and the
- * standard layout, with double hashing and a keys8 hash; their bits set at
- * once, never staged), insert and query (the module's filter_key8_calls
- * for `hash`, below) take the key's 8 bytes and the hash's constant at the
- * filter's seed (`keyed`: batch_hash.h's keys8_constant, computed here
- * once, not once a call), and insert_hash and query_hash do the same work
- * from a key's 64-bit hash, for a key of any other length (the caller
- * hashes it with the filter's hasher, as the reference does); else all
- * four are NULL and the layout's ops serve.  The bits and answers are the
- * one-key reference's. */
+/* One key's calls: insert and query take an 8-byte key's bytes and the
+ * hash's constant at the filter's seed (`keyed`: batch_hash.h's
+ * keys8_constant), insert_hash and query_hash do the same work from a key's
+ * 64-bit hash, for a key of any other length (the caller hashes it with the
+ * filter's hasher, as the reference does).  A module has a table of them,
+ * one per keys8_hash: each call has its hash built in, and an insert
+ * returns 0, so that a library user's call is a few tests and a jump to it
+ * (the fewer instructions a call, the more calls the core overlaps:
+ * docs/PERFORMANCE.md). */
 typedef struct {
     int (*insert)(filter *f, uint64_t keyed, const unsigned char *key); /* returns 0 */
     int (*query)(const filter *f, uint64_t keyed, const unsigned char *key);
     int (*insert_hash)(filter *f, uint64_t h); /* returns 0 */
     int (*query_hash)(const filter *f, uint64_t h);
+} filter_key8_calls;
+
+/* A filter's one-key calls, chosen once for the filter (filter_key8_for)
+ * so that a library user's call goes straight to them: where the layout,
+ * its size and the hash have one-key loops (the split block at the level
+ * cpu_isa() reaches, and the standard layout, with double hashing and a
+ * keys8 hash; their bits set at once, never staged), the module's calls
+ * for `hash` and its constant `keyed`, computed here once, not once a
+ * call; else the calls are NULL and the layout's ops serve.  The bits and
+ * answers are the one-key reference's. */
+typedef struct {
+    filter_key8_calls calls;
     keys8_hash hash;
     uint64_t keyed;
 } filter_key8;
 filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme);
-
-/* A module's one-key calls for each hash, indexed by keys8_hash: each call
- * has its hash built in, and an insert returns 0, so that a library user's
- * call is a few tests and a jump to it (the fewer instructions a call,
- * the more calls the core overlaps: docs/PERFORMANCE.md). */
-typedef struct {
-    int (*insert)(filter *f, uint64_t keyed, const unsigned char *key);
-    int (*query)(const filter *f, uint64_t keyed, const unsigned char *key);
-    int (*insert_hash)(filter *f, uint64_t h);
-    int (*query_hash)(const filter *f, uint64_t h);
-} filter_key8_calls;
 
 /* The table `table` of a module's one-key calls, from its inline loops
  * INSERT(hash, f, keyed, key) and QUERY(hash, f, keyed, key) (an int, 1
