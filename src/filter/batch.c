@@ -524,21 +524,25 @@ ALWAYS_INLINE size_t query_finish_block(layout_kind L, scheme_kind S, batch_env 
 /* (splitblock, double) takes the loops of its own above. */
 static int split_double(layout_kind L, scheme_kind S) { return L == LAYOUT_SPLITBLOCK && S == SCHEME_DOUBLE; }
 
-/* 1 (and the hash) when (standard, double) takes standard_portable.h's
- * loops: every key 8 bytes long and the hash xxh3_64 or mulx64 (inserts
- * also need a filter that is not staging: many_insert). */
+/* 1 (and the hash) when (standard, double)'s inserts take
+ * standard_portable.h's one-pass loop: every key 8 bytes long and the hash
+ * xxh3_64 or mulx64 (and a filter that is not staging: many_insert). */
 ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const scheme_ctx *ctx,
                                         const key_batch *batches, size_t count, keys8_hash *hash)
 {
     return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && keys8_hashed(ctx, batches, count, hash);
 }
 
-/* 1 when (standard, double)'s queries of other keys take the same rounds
- * (standard_portable_query_hashed): a 64-bit hasher, whose value the
- * rounds split as the reference does. */
-ALWAYS_INLINE int standard_double_hashed64(layout_kind L, scheme_kind S, const scheme_ctx *ctx)
+/* (standard, double)'s queries: standard_portable.h's rounds, 8-byte keys
+ * with xxh3_64 or mulx64 hashed in the loop, any other keys or hasher as
+ * the reference hashes them. */
+ALWAYS_INLINE size_t standard_double_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches,
+                                           size_t count, unsigned char *answers)
 {
-    return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && ctx->hash->bits == 64;
+    keys8_hash hash;
+    if (keys8_hashed(ctx, batches, count, &hash))
+        return standard_portable_query_keys8(f, hash, ctx->seed, batches, count, answers);
+    return standard_portable_query_hashed(f, ctx, batches, count, answers);
 }
 
 /* A batch of one key (a library user's bloomlab_add or bloomlab_contains)
@@ -607,11 +611,8 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
         return split_query(f, ctx, keys, answer);
     if (layout_may_stage(L))
         require_flushed(f);
-    keys8_hash hash;
-    if (standard_double_keys8(L, S, ctx, keys, 1, &hash))
-        return standard_portable_query_keys8(f, hash, ctx->seed, keys, 1, answer);
-    if (standard_double_hashed64(L, S, ctx))
-        return standard_portable_query_hashed(f, ctx->hash, ctx->seed, keys, 1, answer);
+    if (L == LAYOUT_STANDARD && S == SCHEME_DOUBLE)
+        return standard_double_query(f, ctx, keys, 1, answer);
     batch_env e;
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L)) {
@@ -689,11 +690,8 @@ ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, c
         return 0;
     if (layout_may_stage(L))
         require_flushed(f);
-    keys8_hash hash;
-    if (standard_double_keys8(L, S, ctx, batches, count, &hash))
-        return standard_portable_query_keys8(f, hash, ctx->seed, batches, count, answers);
-    if (standard_double_hashed64(L, S, ctx))
-        return standard_portable_query_hashed(f, ctx->hash, ctx->seed, batches, count, answers);
+    if (L == LAYOUT_STANDARD && S == SCHEME_DOUBLE)
+        return standard_double_query(f, ctx, batches, count, answers);
     batch_env e;
     env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L))

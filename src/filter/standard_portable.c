@@ -155,21 +155,23 @@ typedef struct {
     size_t b, j;
 } run_cursor;
 
-/* How a run's keys are hashed: 8-byte keys by a keys8 hash inline (any
- * NULL; keyed = keys8_constant(hash, seed)), or keys of any length by the
- * 64-bit hasher `any` at `seed`.  A constant at each stamp of the loop. */
+/* How a run's keys are hashed: 8-byte keys by a keys8 hash inline (ctx
+ * NULL; keyed = keys8_constant(hash, seed)), or any key as the reference
+ * starts its stream (schemes.h's probe_start, by ctx's hasher).  A
+ * constant at each stamp of the loop. */
 typedef struct {
     keys8_hash hash;
     uint64_t keyed;
-    const hasher *any;
-    uint64_t seed;
+    const scheme_ctx *ctx;
 } key_hashing;
 
 LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
 {
-    if (kh.any != NULL)
-        return hash_probe(hasher_hash(kh.any, keys->ptr[j], keys->len[j], kh.seed).lo);
-    return key8_probe(kh.hash, kh.keyed, keys->ptr[j]);
+    if (kh.ctx == NULL)
+        return key8_probe(kh.hash, kh.keyed, keys->ptr[j]);
+    probe p;
+    probe_start(SCHEME_DOUBLE, kh.ctx, &p, keys->ptr[j], keys->len[j], keys->id[j]);
+    return p;
 }
 
 /* The next (up to) QUERY_GROUP keys of the run hashed, their position 0
@@ -257,12 +259,12 @@ size_t standard_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t 
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     if (hash == KEYS8_MULX64)
-        return query_stamp((key_hashing){KEYS8_MULX64, keyed, NULL, seed}, f, batches, count, answer);
-    return query_stamp((key_hashing){KEYS8_XXH3_64, keyed, NULL, seed}, f, batches, count, answer);
+        return query_stamp((key_hashing){KEYS8_MULX64, keyed, NULL}, f, batches, count, answer);
+    return query_stamp((key_hashing){KEYS8_XXH3_64, keyed, NULL}, f, batches, count, answer);
 }
 
-size_t standard_portable_query_hashed(const filter *f, const hasher *hash, uint64_t seed, const key_batch *batches,
-                                      size_t count, unsigned char *answer)
+size_t standard_portable_query_hashed(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                                      unsigned char *answer)
 {
-    return query_stamp((key_hashing){KEYS8_XXH3_64, 0, hash, seed}, f, batches, count, answer);
+    return query_stamp((key_hashing){KEYS8_XXH3_64, 0, ctx}, f, batches, count, answer);
 }

@@ -50,10 +50,10 @@ extern const filter_key8_calls standard_portable_key8[2]; /* filters.h's filter_
  * set, and answer[t] for the run's t-th key when answer is not NULL. */
 size_t standard_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                      size_t count, unsigned char *answer);
-/* The same rounds for keys of any length, hashed by `hash`, a 64-bit
- * hasher (its value split as schemes.h's hash_split does: the reference's
- * positions). */
-size_t standard_portable_query_hashed(const filter *f, const hasher *hash, uint64_t seed, const key_batch *batches,
-                                      size_t count, unsigned char *answer);
+/* The same rounds for any keys and hasher: each key's stream started as
+ * the reference starts it (schemes.h's probe_start with ctx, double
+ * hashing), so the same positions. */
+size_t standard_portable_query_hashed(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                                      unsigned char *answer);
 
 #endif
