@@ -220,51 +220,41 @@ static int batch_args_ok(const void *const *keys, const size_t *lens, size_t cou
 
 /* Put keys[at ..] into a batch (up to KEY_BATCH of them, the batchable
  * ones); *next gets the index after the last key looked at.  A batch's
- * id is the key's index (only the ideal scheme reads ids).  When every
- * key is batchable (all_batchable), the batch takes the next keys as they
- * come, and an 8-byte key is copied into the batch's packed slots, as the
- * harness makes its keys: a full batch of them then takes the loops for
- * packed keys (avx2.c's split_ring_full: four keys a load). */
+ * id is the key's index (only the ideal scheme reads ids).  An 8-byte key
+ * is copied into the batch's packed slots, as the harness makes its keys:
+ * a full batch of them then takes the loops for packed keys (avx2.c's
+ * split_ring_full: four keys a load).  The count is kept in a local: a
+ * store to b->ptr could alias b->count, which would be read again each key. */
 static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens, size_t at, size_t count,
-                       int all_batchable, size_t *next)
+                       size_t *next)
 {
-    if (all_batchable) {
-        const size_t n = count - at < KEY_BATCH ? count - at : KEY_BATCH;
-        for (size_t j = 0; j < n; j++) {
-            const size_t len = lens[at + j];
-            if (len == 8) {
-                memcpy(b->packed[j], keys[at + j], 8);
-                b->ptr[j] = b->packed[j];
-            } else {
-                b->ptr[j] = key_bytes(keys[at + j]);
-            }
-            b->len[j] = (uint32_t)len;
-            b->id[j] = at + j;
-        }
-        b->count = n;
-        *next = at + n;
-        return;
-    }
-    b->count = 0;
-    for (; at < count && b->count < KEY_BATCH; at++) {
-        if (!batchable(lens[at]))
+    size_t n = 0;
+    for (; at < count && n < KEY_BATCH; at++) {
+        const size_t len = lens[at];
+        if (!batchable(len))
             continue;
-        b->ptr[b->count] = key_bytes(keys[at]);
-        b->len[b->count] = (uint32_t)lens[at];
-        b->id[b->count] = at;
-        b->count++;
+        if (len == 8) {
+            memcpy(b->packed[n], keys[at], 8);
+            b->ptr[n] = b->packed[n];
+        } else {
+            b->ptr[n] = key_bytes(keys[at]);
+        }
+        b->len[n] = (uint32_t)len;
+        b->id[n] = at;
+        n++;
     }
+    b->count = n;
     *next = at;
 }
 
 /* Up to `most` batches filled from keys[*at ..] (batch_fill's way);
  * returns how many hold keys, *at moved past the keys looked at. */
 static size_t batches_fill(key_batch *batches, size_t most, const void *const *keys, const size_t *lens, size_t count,
-                           int all_batchable, size_t *at)
+                           size_t *at)
 {
     size_t filled = 0;
     while (filled < most && *at < count) {
-        batch_fill(&batches[filled], keys, lens, *at, count, all_batchable, at);
+        batch_fill(&batches[filled], keys, lens, *at, count, at);
         filled += batches[filled].count > 0;
     }
     return filled;
@@ -273,8 +263,7 @@ static size_t batches_fill(key_batch *batches, size_t most, const void *const *k
 /* The batchable keys of keys[0, count) inserted, up to CALL_BATCHES
  * batches a call of the layout's insert_many (one batch, on the stack,
  * where the filter's batches could not be made). */
-static void add_batchable(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
-                          size_t unbatched)
+static void add_batchable(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
 {
     if (count > KEY_BATCH && f->add_batches == NULL)
         f->add_batches = malloc(CALL_BATCHES * sizeof *f->add_batches);
@@ -282,7 +271,7 @@ static void add_batchable(bloomlab_filter *f, const void *const *keys, const siz
     key_batch *const batches = f->add_batches != NULL ? f->add_batches : &one;
     const size_t most = f->add_batches != NULL ? CALL_BATCHES : 1;
     for (size_t at = 0; at < count;) {
-        const size_t filled = batches_fill(batches, most, keys, lens, count, unbatched == 0, &at);
+        const size_t filled = batches_fill(batches, most, keys, lens, count, &at);
         if (filled > 0)
             f->ops.insert_many(&f->f, &f->ctx, batches, filled);
     }
@@ -297,7 +286,7 @@ int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t
      * and the call ends in a flush, so that it leaves a filter ready to be
      * asked: a call of too few keys for staging to pay sets them at once. */
     struct filter_stage *const held = filter_stage_hold(&f->f, (uint64_t)count * f->f.k);
-    add_batchable(f, keys, lens, count, unbatched);
+    add_batchable(f, keys, lens, count);
     for (size_t i = 0; i < count && unbatched > 0; i++)
         if (!batchable(lens[i])) {
             filter_insert_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
@@ -381,7 +370,7 @@ static size_t contains_batchable(const bloomlab_filter *f, const void *const *ke
     unsigned char by_batch[CALL_BATCHES * KEY_BATCH];
     size_t found = 0;
     for (size_t at = 0; at < count;) {
-        const size_t first = at, filled = batches_fill(batches, most, keys, lens, count, unbatched == 0, &at);
+        const size_t first = at, filled = batches_fill(batches, most, keys, lens, count, &at);
         if (filled == 0)
             continue;
         if (answers == NULL || unbatched == 0) {
