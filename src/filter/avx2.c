@@ -748,14 +748,19 @@ LOOP unsigned split_key_work(__m256i salt, uint64_t h, void *block_bytes, int in
     return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
 }
 
-/* One key worked at once, unstaged (a call of fewer than four keys, a
- * library user's one key): hashed in scalar (the same integers), its mask
- * set or tested.  Returns 1 when all eight bits are set (insert: 0). */
+/* One key by its hash h, its block's mask set or tested at once.  Returns
+ * 1 when all eight bits are set (insert: 0). */
+LOOP unsigned split_hashed_key(uint64_t *words, uint64_t blocks, __m256i salt, uint64_t h, int insert)
+{
+    return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
+}
+
+/* One 8-byte key worked at once, unstaged (a call of fewer than four keys,
+ * a library user's one key): hashed in scalar (the same integers). */
 LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, __m256i salt,
                              const unsigned char *key, int insert)
 {
-    const uint64_t h = keys8_hash_one(hash, key, keyed);
-    return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
+    return split_hashed_key(words, blocks, salt, keys8_hash_one(hash, key, keyed), insert);
 }
 
 /* A group set or tested from its slot (its hashes h, its blocks' addresses
@@ -918,13 +923,13 @@ LOOP int split_query_key8(keys8_hash hash, const filter *f, uint64_t keyed, cons
 /* A key of any length by its hash h (filters.h's filter_key8). */
 static int split_insert_hash(filter *f, uint64_t h)
 {
-    split_key_work(split_salt(), h, &f->words[splitblock_word(h, f->blocks)], 1);
+    split_hashed_key(f->words, f->blocks, split_salt(), h, 1);
     return 0;
 }
 
 static int split_query_hash(const filter *f, uint64_t h)
 {
-    return (int)split_key_work(split_salt(), h, &f->words[splitblock_word(h, f->blocks)], 0);
+    return (int)split_hashed_key(f->words, f->blocks, split_salt(), h, 0);
 }
 
 FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
