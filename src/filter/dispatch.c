@@ -432,23 +432,24 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
     return ops;
 }
 
-/* filters.h says what.  The split block's one-key functions are the AVX2
- * ones at the avx2 and avx512 levels (a 256-bit block is one AVX2 register;
- * AVX-512 adds nothing to one key), under the same size limit as its AVX2
- * ops; the standard layout's are scalar at every level (k positions, each
- * its own line, one key's worth of work to overlap). */
-/* The module whose one-key calls fit the filter (its table of them). */
+/* The module whose one-key calls fit the filter (its table of them): the
+ * split block's are the AVX2 ones at the avx2 and avx512 levels (a 256-bit
+ * block is one AVX2 register; AVX-512 adds nothing to one key), under the
+ * same size limit as its AVX2 ops; the standard layout's are scalar at
+ * every level (k positions, each its own line, one key's worth of work to
+ * overlap). */
 static const filter_key8_calls *key8_module(const filter *f)
 {
-    if (f->layout == LAYOUT_STANDARD) /* scalar at every level: k positions, each its own line */
+    if (f->layout == LAYOUT_STANDARD)
         return standard_portable_key8;
 #if BLOOMLAB_X86
-    if (cpu_isa() >= ISA_AVX2 && few_blocks(f)) /* the AVX2 one-key functions, as the ops take them */
+    if (cpu_isa() >= ISA_AVX2 && few_blocks(f))
         return avx2_splitblock_key8;
 #endif
     return splitblock_portable_key8;
 }
 
+/* filters.h says what. */
 filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind scheme)
 {
     filter_key8 k8 = {{NULL, NULL, NULL, NULL}, KEYS8_XXH3_64, 0};
