@@ -1,9 +1,11 @@
 /* test_avx2.c -- every loop of avx2.h called directly against the one-key
  * reference (filter_insert_one / filter_query_one), whatever level
  * filter_ops_for picks on this machine (an AVX-512 CPU runs the AVX2 loops
- * only here): the same bits, the same counters and saturations, the same
- * answers, over sizes, k, and calls of every length class (tails of 1 to 7
- * keys past a group of four or eight).  A CPU without AVX2, or
+ * only here), and the split block's loops of avx512.h that hash 8-byte
+ * keys beside their AVX2 twins where the CPU has AVX-512: the same bits,
+ * the same counters and saturations, the same answers, over sizes, k, and
+ * calls of every length class (tails of 1 to 7 keys past a group of four
+ * or eight).  A CPU without AVX2, or
  * BLOOMLAB_ISA=portable, returns early with an information line. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -11,6 +13,7 @@
 #include <string.h>
 
 #include "filter/avx2.h"
+#include "filter/avx512.h"
 #include "filter/filters.h"
 #include "base/hashes.h"
 #include "harness/keys.h"
@@ -230,16 +233,44 @@ static const struct {
 } KEYS8_HASHES[] = {{"xxh3_64", KEYS8_XXH3_64}, {"mulx64", KEYS8_MULX64}};
 #define NKEYS8 (sizeof KEYS8_HASHES / sizeof KEYS8_HASHES[0])
 
-/* The split block loops that hash 8-byte keys in their loop (each hash),
- * over runs of 1 to 9 batches, shorter and longer than the keys in flight
- * between hashing and setting (avx2.c's SPLIT_RING groups): batches of
+/* The split block loops that hash 8-byte keys in their loop, at each
+ * vector level that has them: avx2.c's, four keys a step, and avx512.c's,
+ * eight a step (its masks made two a register), each run where this CPU
+ * runs it (an information line where it does not). */
+typedef struct {
+    const char *name;
+    int (*usable)(void);
+    void (*insert)(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
+    size_t (*query)(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count,
+                    unsigned char *answer);
+} split_level;
+
+static const split_level SPLIT_LEVELS[] = {
+    {"avx2", avx2_usable, avx2_splitblock_insert_keys8, avx2_splitblock_query_keys8},
+    {"avx512", avx512_usable, avx512_splitblock_insert_keys8, avx512_splitblock_query_keys8},
+};
+#define NSPLIT_LEVELS (sizeof SPLIT_LEVELS / sizeof SPLIT_LEVELS[0])
+
+/* 1 when level v's loops run on this CPU, else an information line. */
+static int split_level_runs(size_t v)
+{
+    if (SPLIT_LEVELS[v].usable())
+        return 1;
+    char level[160];
+    cr_log_info("%s split block loops not run: vector level %s", SPLIT_LEVELS[v].name,
+                cpu_isa_describe(level, sizeof level));
+    return 0;
+}
+
+/* The split block loops that hash 8-byte keys in their loop (each level,
+ * each hash), over runs of 1 to 9 batches, shorter and longer than the
+ * keys in flight between hashing and setting (avx2.c's SPLIT_RING groups,
+ * avx512.c's SB_RING and SB_FAR_RING steps): batches of
  * uneven sizes (full groups of four keys and tails) with packed keys and
  * moved ones, and full batches of packed keys (the loop that keeps no
  * per-group counts), against the reference. */
-Test(avx2, splitblock_keys8_against_reference)
+static void check_keys8_against_reference(const split_level *v)
 {
-    if (skip())
-        return;
     /* in L2 (crowded: every answer yes), in L2 (40 blocks: about half the
      * absent keys answer yes, so answers out of place show), in L2, past L2
      * in the last-level cache (8 MB), past it (256 MB): each prefetch, and
@@ -276,9 +307,9 @@ Test(avx2, splitblock_keys8_against_reference)
                                       batches[nb].id[j]);
                 i += count;
             }
-            avx2_splitblock_insert_keys8(&vec, hash, e.ctx.seed, batches, nb);
+            v->insert(&vec, hash, e.ctx.seed, batches, nb);
         }
-        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s m=%llu full %d: bits differ", e.h.name,
+        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s %s m=%llu full %d: bits differ", v->name, e.h.name,
                      (unsigned long long)MS[mi], full);
         for (int side = 0; side < 2; side++) {
             run = 0;
@@ -301,13 +332,13 @@ Test(avx2, splitblock_keys8_against_reference)
                     i += count;
                 }
                 memset(answer, 0xAA, sizeof answer);
-                const size_t yes = avx2_splitblock_query_keys8(&vec, hash, e.ctx.seed, batches, nb, answer);
+                const size_t yes = v->query(&vec, hash, e.ctx.seed, batches, nb, answer);
                 for (size_t t = 0; t < keys; t++)
-                    cr_assert_eq(answer[t], ref[t], "%s m=%llu side %d key %zu", e.h.name, (unsigned long long)MS[mi],
+                    cr_assert_eq(answer[t], ref[t], "%s %s m=%llu side %d key %zu", v->name, e.h.name, (unsigned long long)MS[mi],
                                  side, t);
                 cr_assert_eq(answer[keys], 0xAA, "nothing written past the last answer");
                 cr_assert_eq(yes, ref_yes);
-                cr_assert_eq(avx2_splitblock_query_keys8(&vec, hash, e.ctx.seed, batches, nb, NULL), yes);
+                cr_assert_eq(v->query(&vec, hash, e.ctx.seed, batches, nb, NULL), yes);
             }
         }
         filter_free(&vec);
@@ -318,15 +349,22 @@ Test(avx2, splitblock_keys8_against_reference)
     filter_stage_min_bytes_set(0); /* ask the cache again */
 }
 
+Test(avx2, splitblock_keys8_against_reference)
+{
+    if (skip())
+        return;
+    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
+        if (split_level_runs(v))
+            check_keys8_against_reference(&SPLIT_LEVELS[v]);
+}
+
 /* A full batch whose key j alone points away from its `packed` slot, at
  * other bytes (a library user's key): the loops must hash the key it
  * points at.  Were one lane's pointer missed when a full batch is checked
  * at once, the loops would hash the slot's old key, and the bits and the
  * answers would differ from the reference's. */
-Test(avx2, splitblock_keys8_one_key_moved)
+static void check_keys8_one_key_moved(const split_level *v)
 {
-    if (skip())
-        return;
     enum { NB = 3 };
     key_batch *batches = malloc(NB * sizeof *batches);
     cr_assert_not_null(batches);
@@ -346,16 +384,16 @@ Test(avx2, splitblock_keys8_one_key_moved)
             for (size_t b = 0; b < NB; b++)
                 for (size_t t = 0; t < KEY_BATCH; t++)
                     filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[b].ptr[t], 8, batches[b].id[t]);
-            avx2_splitblock_insert_keys8(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, batches, NB);
-            cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s key %zu moved: bits differ",
-                         e.h.name, j);
+            v->insert(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, batches, NB);
+            cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s %s key %zu moved: bits differ",
+                         v->name, e.h.name, j);
             /* asked of an empty filter, the moved key alone is found where its bits are set */
             filter_clear(&vec);
             filter_insert_one(&vec, SCHEME_DOUBLE, &e.ctx, other, 8, 0);
             unsigned char answer[NB * KEY_BATCH];
-            const size_t yes = avx2_splitblock_query_keys8(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, batches, NB, answer);
+            const size_t yes = v->query(&vec, KEYS8_HASHES[h].hash, e.ctx.seed, batches, NB, answer);
             cr_assert_geq(yes, 1);
-            cr_assert_eq(answer[KEY_BATCH + j], 1, "%s key %zu moved: not found", e.h.name, j);
+            cr_assert_eq(answer[KEY_BATCH + j], 1, "%s %s key %zu moved: not found", v->name, e.h.name, j);
             filter_free(&vec);
             filter_free(&one);
             keyset_close(e.ks);
@@ -363,15 +401,22 @@ Test(avx2, splitblock_keys8_one_key_moved)
     free(batches);
 }
 
+Test(avx2, splitblock_keys8_one_key_moved)
+{
+    if (skip())
+        return;
+    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
+        if (split_level_runs(v))
+            check_keys8_one_key_moved(&SPLIT_LEVELS[v]);
+}
+
 /* mulx64's 64 x 64-bit product built from four 32 x 32-bit ones (avx2.c's
  * mulx64_x4), where its carries are largest: a = x ^ salt with each
  * 32-bit half 0, 1, 2^31 - 1, 2^31, 2^32 - 2 or 2^32 - 1 (36 pairs, the
  * rest of two full batches of packed keys from a counter), set in an empty
  * filter and asked, against the reference's scalar 128-bit product. */
-Test(avx2, splitblock_mulx64_carries)
+static void check_mulx64_carries(const split_level *v)
 {
-    if (skip())
-        return;
     static const uint32_t HALVES[] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
     enum { NH = sizeof HALVES / sizeof HALVES[0], NB = 2 };
     key_batch *batches = malloc(NB * sizeof *batches);
@@ -394,22 +439,31 @@ Test(avx2, splitblock_mulx64_carries)
     filter vec, one;
     cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
     cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, 256 * 4099, 8), 0);
-    avx2_splitblock_insert_keys8(&vec, KEYS8_MULX64, e.ctx.seed, batches, NB);
+    v->insert(&vec, KEYS8_MULX64, e.ctx.seed, batches, NB);
     for (size_t t = 0; t < NB * KEY_BATCH; t++)
         filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[t / KEY_BATCH].ptr[t % KEY_BATCH], 8, t);
-    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "bits differ");
+    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s: bits differ", v->name);
     filter_clear(&vec);
     for (size_t t = 0; t < NB * KEY_BATCH; t++) { /* one key set alone, then all asked: that key among them */
         filter_insert_one(&vec, SCHEME_DOUBLE, &e.ctx, batches[t / KEY_BATCH].ptr[t % KEY_BATCH], 8, t);
         unsigned char answer[NB * KEY_BATCH];
-        avx2_splitblock_query_keys8(&vec, KEYS8_MULX64, e.ctx.seed, batches, NB, answer);
-        cr_assert_eq(answer[t], 1, "key %zu not found", t);
+        v->query(&vec, KEYS8_MULX64, e.ctx.seed, batches, NB, answer);
+        cr_assert_eq(answer[t], 1, "%s: key %zu not found", v->name, t);
         filter_clear(&vec);
     }
     filter_free(&vec);
     filter_free(&one);
     keyset_close(e.ks);
     free(batches);
+}
+
+Test(avx2, splitblock_mulx64_carries)
+{
+    if (skip())
+        return;
+    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
+        if (split_level_runs(v))
+            check_mulx64_carries(&SPLIT_LEVELS[v]);
 }
 
 /* The one-key calls (a library user's key, a batch of one): each key set
@@ -478,7 +532,7 @@ Test(avx2, batches_keys8)
 
 /* One batch of each size from 1 to KEY_BATCH keys (fewer than four take
  * the loops' scalar pass), packed and moved, against the reference. */
-static void check_keys8_one_batch(const char *name, keys8_hash hash)
+static void check_keys8_one_batch(const split_level *v, const char *name, keys8_hash hash)
 {
     key_batch *b = malloc(sizeof *b);
     cr_assert_not_null(b);
@@ -493,18 +547,18 @@ static void check_keys8_one_batch(const char *name, keys8_hash hash)
         maybe_move(b, count);
         for (size_t j = 0; j < count; j++)
             filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, b->ptr[j], 8, b->id[j]);
-        avx2_splitblock_insert_keys8(&vec, hash, e.ctx.seed, b, 1);
-        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s, %zu keys: bits differ", name, count);
+        v->insert(&vec, hash, e.ctx.seed, b, 1);
+        cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s %s, %zu keys: bits differ", v->name, name, count);
         for (int side = 0; side < 2; side++) {
             keyset_fill(e.ks, e.ctx.seed, 1000, (key_side)side, side ? first : 0, count, b);
             maybe_move(b, count + (size_t)side);
             unsigned char answer[KEY_BATCH + 1];
             memset(answer, 0xAA, sizeof answer);
             size_t ref_yes = 0;
-            const size_t yes = avx2_splitblock_query_keys8(&vec, hash, e.ctx.seed, b, 1, answer);
+            const size_t yes = v->query(&vec, hash, e.ctx.seed, b, 1, answer);
             for (size_t j = 0; j < count; j++) {
                 const int ref = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, b->ptr[j], 8, b->id[j]);
-                cr_assert_eq(answer[j], ref, "%s, %zu keys, side %d, key %zu", name, count, side, j);
+                cr_assert_eq(answer[j], ref, "%s %s, %zu keys, side %d, key %zu", v->name, name, count, side, j);
                 ref_yes += (size_t)ref;
             }
             cr_assert_eq(answer[count], 0xAA, "nothing written past the last answer");
@@ -521,6 +575,7 @@ Test(avx2, splitblock_keys8_one_batch)
 {
     if (skip())
         return;
-    for (size_t i = 0; i < NKEYS8; i++)
-        check_keys8_one_batch(KEYS8_HASHES[i].name, KEYS8_HASHES[i].hash);
+    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
+        for (size_t i = 0; split_level_runs(v) && i < NKEYS8; i++)
+            check_keys8_one_batch(&SPLIT_LEVELS[v], KEYS8_HASHES[i].name, KEYS8_HASHES[i].hash);
 }

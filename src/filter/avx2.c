@@ -18,7 +18,6 @@
  * ul blocks + (uh blocks) 2^32 mod 2^64, two vpmuludq again.
  */
 #include "filter/avx2.h"
-#include "base/cache.h"
 #include "base/hashes.h"
 #include "filter/filters.h"
 
@@ -258,26 +257,19 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
     return saturated;
 }
 
-/* Whether an unblocked filter's inserts prefetch: beyond L2. */
-static int beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
-
-/* Whether the split block fetches its blocks in two steps (SPLIT_FAR_RING):
- * beyond the last-level cache (filters.h's filter_stage_min_bytes). */
-static int beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }
-
 void avx2_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, beyond_l2(f));
+    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, filter_beyond_l2(f));
 }
 
 void avx2_counting_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, beyond_l2(f));
+    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, filter_beyond_l2(f));
 }
 
 void avx2_partitioned_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, beyond_l2(f));
+    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, filter_beyond_l2(f));
 }
 
 void avx2_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
@@ -939,9 +931,9 @@ FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, spl
  * for a query, with and without the answers' stores. */
 LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
-    if (beyond_llc(f))
+    if (filter_beyond_llc(f))
         splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 1);
-    else if (beyond_l2(f))
+    else if (filter_beyond_l2(f))
         splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 0);
     else
         splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, 0);
@@ -958,9 +950,9 @@ LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, c
 LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                               unsigned char *answer)
 {
-    if (beyond_llc(f))
+    if (filter_beyond_llc(f))
         return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 1);
-    if (beyond_l2(f))
+    if (filter_beyond_l2(f))
         return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 0);
     return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, 0);
 }

@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "base/hashes.h"
+#include "filter/batch_hash.h" /* XXH3 inlined, keys8_constant */
 
 #if BLOOMLAB_X86
 #if !defined(__AVX512F__) || !defined(__AVX512DQ__) || !defined(__AVX512VL__) || !defined(__BMI2__)
@@ -66,13 +66,6 @@ LOOP __m512i mix64_lanes(__m512i x)
     x = _mm512_xor_si512(x, _mm512_srli_epi64(x, 27));
     x = _mm512_mullo_epi64(x, _mm512_set1_epi64((long long)MIX64_MUL2));
     return _mm512_xor_si512(x, _mm512_srli_epi64(x, 31));
-}
-
-/* XXH3's seeded constant for 4-to-8-byte inputs. */
-static uint64_t xxh3_bitflip(uint64_t seed)
-{
-    seed ^= (uint64_t)XXH_swap32((uint32_t)seed) << 32;
-    return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
 }
 
 /* 1 when every key of the batch is 8 bytes long. */
@@ -117,7 +110,7 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
 {
     if (!batch_all_eight_bytes(keys))
         return -1;
-    const __m512i bitflip = _mm512_set1_epi64((long long)xxh3_bitflip(seed));
+    const __m512i bitflip = _mm512_set1_epi64((long long)xxh3_8_bitflip(seed));
     for (size_t j = 0; j < keys->count; j += 8) {
         const __mmask8 lanes = lanes_of(keys->count - j);
         __m512i h = xxh3_8_lanes(batch_keys8_lanes(keys, j), bitflip);
@@ -151,7 +144,7 @@ LOOP key_source hashed_source(const uint64_t *h1, const uint64_t *h2)
 
 LOOP key_source key8_source(uint64_t seed, const uint64_t *key)
 {
-    key_source s = {NULL, NULL, key, _mm512_set1_epi64((long long)xxh3_bitflip(seed))};
+    key_source s = {NULL, NULL, key, _mm512_set1_epi64((long long)xxh3_8_bitflip(seed))};
     return s;
 }
 
@@ -829,6 +822,188 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
             answer[j] = (unsigned char)all;
     }
     return yes;
+}
+
+/* ---- split block, 8-byte keys hashed in the loop --------------------------- */
+
+/* mulx64 (hashes.h) of eight keys x, salt = mulx64_salt(seed) in every
+ * lane: avx2.c's mulx64_x4 in eight lanes (the four 32 x 32-bit products
+ * and their carries are derived there). */
+LOOP __m512i mulx64_lanes(__m512i x, __m512i salt)
+{
+    const __m512i c0 = _mm512_set1_epi64((long long)(MULX64_C & 0xFFFFFFFFu));
+    const __m512i c1 = _mm512_set1_epi64((long long)(MULX64_C >> 32));
+    const __m512i a = _mm512_xor_si512(x, salt), a1 = _mm512_srli_epi64(a, 32);
+    const __m512i p00 = _mm512_mul_epu32(a, c0), p01 = _mm512_mul_epu32(a, c1);
+    const __m512i p10 = _mm512_mul_epu32(a1, c0), p11 = _mm512_mul_epu32(a1, c1);
+    const __m512i t = _mm512_add_epi64(p10, _mm512_srli_epi64(p00, 32));
+    const __m512i u = _mm512_add_epi64(p01, _mm512_maskz_mov_epi32(0x5555, t)); /* + lo32(t) */
+    const __m512i lo = _mm512_mask_blend_epi32(0xAAAA, p00, _mm512_slli_epi64(u, 32));
+    const __m512i hi = _mm512_add_epi64(p11, _mm512_add_epi64(_mm512_srli_epi64(t, 32), _mm512_srli_epi64(u, 32)));
+    return _mm512_xor_si512(lo, hi);
+}
+
+/* Steps of eight keys between a step's hashing (its blocks found, its
+ * masks made) and its blocks' sets or tests: SB_RING (64 keys, as avx2.c's
+ * SPLIT_RING), and beyond the last-level cache, where each block is
+ * prefetched as its key is hashed, SB_FAR_RING (128 keys: about a memory
+ * latency of the loop's work; 192 and 256 measured alike). */
+#define SB_RING 8
+#define SB_FAR_RING 16
+
+/* The steps in flight: slot g holds each of its keys' mask (the eight bits
+ * it sets or tests, made at hashing time: two keys' masks a zmm register
+ * there, where AVX2 makes one a ymm register as each key is worked), its
+ * block's address, where its answers go and how many of its eight lanes
+ * are keys. */
+typedef struct {
+    __m256i mask[SB_FAR_RING][8];
+    unsigned char *block[SB_FAR_RING][8];
+    size_t out[SB_FAR_RING];
+    unsigned live[SB_FAR_RING];
+} sb_ring;
+
+/* What every step uses, in every lane: the filter's address and block
+ * count, the hash's per-call constant (batch_hash.h's keys8_constant), the
+ * split block's salts twice over (two keys a register), and which 32-bit
+ * lanes of the hashes carry a pair of keys' low halves (pick + 4 p: keys
+ * 2p and 2p + 1). */
+typedef struct {
+    __m512i bytes, blocks, keyed, salt2, pick;
+} sb_lanes;
+
+LOOP sb_lanes sb_lanes_of(const uint64_t *words, uint64_t blocks, uint64_t keyed)
+{
+    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
+    return (sb_lanes){_mm512_set1_epi64((long long)(uintptr_t)words), _mm512_set1_epi64((long long)blocks),
+                      _mm512_set1_epi64((long long)keyed), _mm512_broadcast_i64x4(salt),
+                      _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2)};
+}
+
+/* Eight keys x hashed into a slot: each key's block, ((h >> 32) blocks)
+ * >> 32 (blocks < 2^32: one vpmuludq), as an address, prefetched (fetch:
+ * 0 none, 1 for reading, 2 for writing), and each key's mask, 32-bit word
+ * i the bit (uint32(h) SPLITBLOCK_SALT[i]) >> 27, two keys a step. */
+LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, __m256i *mask, unsigned char **block, int fetch)
+{
+    const __m512i h = hash == KEYS8_MULX64 ? mulx64_lanes(x, c->keyed) : xxh3_8_lanes(x, c->keyed);
+    const __m512i index = _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(h, 32), c->blocks), 32);
+    _mm512_storeu_si512(block, _mm512_add_epi64(c->bytes, _mm512_slli_epi64(index, 5)));
+    if (fetch != 0) {
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < 8; l++) {
+            if (fetch == 2)
+                __builtin_prefetch(block[l], 1, 3);
+            else
+                __builtin_prefetch(block[l], 0, 3);
+        }
+    }
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; p++) {
+        const __m512i pair = _mm512_permutexvar_epi32(_mm512_add_epi32(c->pick, _mm512_set1_epi32(4 * p)), h);
+        const __m512i shift = _mm512_srli_epi32(_mm512_mullo_epi32(pair, c->salt2), 27);
+        _mm512_storeu_si512(&mask[2 * p], _mm512_sllv_epi32(_mm512_set1_epi32(1), shift));
+    }
+}
+
+/* One key's mask ORed into its block, or tested there (returns 1 when all
+ * eight bits are set, its answer to *answer when answer is not NULL). */
+LOOP unsigned sb_work_key(const __m256i *mask, unsigned char *block_bytes, unsigned char *answer, int insert)
+{
+    __m256i *block = (__m256i *)(void *)block_bytes;
+    const __m256i m = _mm256_loadu_si256(mask);
+    if (insert) {
+        _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), m));
+        return 0;
+    }
+    const unsigned all = (unsigned)_mm256_testc_si256(_mm256_load_si256(block), m); /* m & ~block == 0 */
+    if (answer != NULL)
+        *answer = (unsigned char)all;
+    return all;
+}
+
+/* A slot's first `live` keys set or tested, their answers to answer[0 ..]
+ * when answer is not NULL; returns how many found all eight bits set. */
+LOOP unsigned sb_work8(const __m256i *mask, unsigned char *const *block, unsigned live, unsigned char *answer,
+                       int insert)
+{
+    unsigned yes = 0;
+    if (live == 8) { /* a full step (all but a batch's tail): unrolled */
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < 8; l++)
+            yes += sb_work_key(&mask[l], block[l], answer != NULL ? answer + l : NULL, insert);
+        return yes;
+    }
+    for (unsigned l = 0; l < live; l++)
+        yes += sb_work_key(&mask[l], block[l], answer != NULL ? answer + l : NULL, insert);
+    return yes;
+}
+
+LOOP unsigned sb_work_slot(const sb_ring *r, size_t g, unsigned char *answer, int insert)
+{
+    return sb_work8(r->mask[g], r->block[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
+}
+
+/* One loop over the keys, eight a step: the step hashed `slots` steps ago
+ * is set or tested, then the next eight keys are hashed into its slot.
+ * The hash, the prefetch and the ring's length are constants at each
+ * call: one loop stamped per choice. */
+LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
+                        size_t count, unsigned char *answer, int insert, int fetch, size_t slots)
+{
+    const sb_lanes c = sb_lanes_of(words, blocks, keyed);
+    sb_ring ring;
+    size_t yes = 0, done = 0, steps = 0;
+    for (size_t t = 0; t < count; t++) {
+        const key_batch *keys = &batches[t];
+        const size_t n = keys->count;
+        for (size_t j = 0; j < n; j += 8, steps++) {
+            const size_t g = steps % slots;
+            if (steps >= slots)
+                yes += sb_work_slot(&ring, g, answer, insert);
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.mask[g], ring.block[g], fetch);
+            ring.out[g] = done + j;
+            ring.live[g] = n - j >= 8 ? 8 : (unsigned)(n - j);
+        }
+        done += n;
+    }
+    for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++)
+        yes += sb_work_slot(&ring, i % slots, answer, insert);
+    return yes;
+}
+
+/* The loop for the filter's size: no prefetch up to the last-level cache
+ * (the out-of-order window overlaps its misses; the prefetches, a load and
+ * a prefetch a key, cost more than they hid there), then one into L1 as a
+ * key is hashed, SB_FAR_RING steps ahead (the timings:
+ * docs/PERFORMANCE.md, 2026-12-05, session 16); a query stamped with and
+ * without answers. */
+LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                     unsigned char *answer, int insert)
+{
+    const uint64_t keyed = keys8_constant(hash, seed);
+    if (filter_beyond_llc(f))
+        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, insert ? 2 : 1,
+                           SB_FAR_RING);
+    return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, 0, SB_RING);
+}
+
+void avx512_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
+{
+    if (hash == KEYS8_MULX64)
+        sb_stamp(KEYS8_MULX64, f, seed, batches, count, NULL, 1);
+    else
+        sb_stamp(KEYS8_XXH3_64, f, seed, batches, count, NULL, 1);
+}
+
+size_t avx512_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                     size_t count, unsigned char *answer)
+{
+    if (answer == NULL)
+        return hash == KEYS8_MULX64 ? sb_stamp(KEYS8_MULX64, f, seed, batches, count, NULL, 0)
+                                    : sb_stamp(KEYS8_XXH3_64, f, seed, batches, count, NULL, 0);
+    return hash == KEYS8_MULX64 ? sb_stamp(KEYS8_MULX64, f, seed, batches, count, answer, 0)
+                                : sb_stamp(KEYS8_XXH3_64, f, seed, batches, count, answer, 0);
 }
 
 #endif /* BLOOMLAB_X86 */

@@ -106,4 +106,12 @@ avx512_query_fn avx512_standard_query_phased_wide, avx512_blocked512_query_wide;
 void avx512_standard_positions(uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2, size_t count,
                                uint64_t *pos);
 
+/* The split block for xxh3_64 or mulx64 on 8-byte keys, hashing them in
+ * the loop, eight a step: avx2.h's avx2_splitblock_*_keys8, the same
+ * arguments (every key 8 bytes long, fewer than 2^32 blocks), bits and
+ * answers. */
+void avx512_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
+size_t avx512_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
+                                     size_t count, unsigned char *answer);
+
 #endif

@@ -350,7 +350,6 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
     VECTOR_OPS(register64, isa, LEVEL, 0)
 
 VECTOR_LEVEL(avx512, ISA_AVX512)
-VECTOR_OPS(splitblock, avx512, ISA_AVX512, 0)
 VECTOR_LEVEL(avx2, ISA_AVX2)
 VECTOR_OPS_OVER(blocked512_multiply, blocked512_multiply, avx512, ISA_AVX512, 0)
 VECTOR_OPS_OVER(register64_multiply, register64_multiply, avx512, ISA_AVX512, 0)
@@ -359,9 +358,13 @@ VECTOR_OPS_OVER(register64_multiply, register64_multiply, avx2, ISA_AVX2, 0)
 static run_insert_fn splitblock_insert_run_avx2_hashed(const filter *f) { return splitblock_insert_run_avx2(f); }
 static query_run splitblock_query_run_avx2_hashed(const filter *f) { return splitblock_query_run_avx2(f); }
 VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
+static run_insert_fn splitblock_insert_run_avx512_hashed(const filter *f) { return splitblock_insert_run_avx512(f); }
+static query_run splitblock_query_run_avx512_hashed(const filter *f) { return splitblock_query_run_avx512(f); }
+VECTOR_OPS(splitblock, avx512_hashed, ISA_AVX512, 0)
 
-/* AVX2 split block: xxh3_64 or mulx64 on 8-byte keys hashed in the loop,
- * one pass (avx2.h); any other key or hash through the runs above. */
+/* The split block at each level: xxh3_64 or mulx64 on 8-byte keys hashed
+ * in the loop, one pass (avx2.h's four keys a step, avx512.h's eight); any
+ * other key or hash through the runs above. */
 /* 1 (and the hash) when the split block loop hashing 8-byte keys applies. */
 static int split_8_byte_keys(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
                              keys8_hash *hash)
@@ -370,40 +373,43 @@ static int split_8_byte_keys(const filter *f, const scheme_ctx *ctx, const key_b
     return few_blocks(f) && keys8_hash_of(ctx->hash, hash) &&
            (count == 1 ? batch_all_8_bytes(batches) : avx2_batches_keys8(batches, count));
 }
-static void insert_many_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
-{
-    keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, n, &hash))
-        avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, n);
-    else
-        insert_many_splitblock_avx2_hashed(f, ctx, b, n);
-}
-static void insert_splitblock_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
-{
-    keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, 1, &hash))
-        avx2_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);
-    else
-        insert_splitblock_avx2_hashed(f, ctx, b);
-}
-static size_t query_many_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n,
-                                         unsigned char *answers)
-{
-    keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, n, &hash))
-        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, n, answers);
-    return query_many_splitblock_avx2_hashed(f, ctx, b, n, answers);
-}
-static size_t query_splitblock_avx2(const filter *f, const scheme_ctx *ctx, const key_batch *b, unsigned char *answer)
-{
-    keys8_hash hash;
-    if (split_8_byte_keys(f, ctx, b, 1, &hash))
-        return avx2_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);
-    return query_splitblock_avx2_hashed(f, ctx, b, answer);
-}
-/* The split block's AVX2 ops above, for the layout table. */
-const filter_ops loops_splitblock_avx2 = {insert_splitblock_avx2, query_splitblock_avx2, NULL,
-                                          insert_many_splitblock_avx2, query_many_splitblock_avx2};
+#define SPLIT_KEYS8_OPS(isa)                                                                                   \
+    static void insert_many_splitblock_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n) \
+    {                                                                                                        \
+        keys8_hash hash;                                                                                     \
+        if (split_8_byte_keys(f, ctx, b, n, &hash))                                                          \
+            isa##_splitblock_insert_keys8(f, hash, ctx->seed, b, n);                                         \
+        else                                                                                                 \
+            insert_many_splitblock_##isa##_hashed(f, ctx, b, n);                                             \
+    }                                                                                                        \
+    static void insert_splitblock_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b)                \
+    {                                                                                                        \
+        keys8_hash hash;                                                                                     \
+        if (split_8_byte_keys(f, ctx, b, 1, &hash))                                                          \
+            isa##_splitblock_insert_keys8(f, hash, ctx->seed, b, 1);                                         \
+        else                                                                                                 \
+            insert_splitblock_##isa##_hashed(f, ctx, b);                                                     \
+    }                                                                                                        \
+    static size_t query_many_splitblock_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,    \
+                                              size_t n, unsigned char *answers)                              \
+    {                                                                                                        \
+        keys8_hash hash;                                                                                     \
+        if (split_8_byte_keys(f, ctx, b, n, &hash))                                                          \
+            return isa##_splitblock_query_keys8(f, hash, ctx->seed, b, n, answers);                          \
+        return query_many_splitblock_##isa##_hashed(f, ctx, b, n, answers);                                  \
+    }                                                                                                        \
+    static size_t query_splitblock_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,         \
+                                         unsigned char *answer)                                              \
+    {                                                                                                        \
+        keys8_hash hash;                                                                                     \
+        if (split_8_byte_keys(f, ctx, b, 1, &hash))                                                          \
+            return isa##_splitblock_query_keys8(f, hash, ctx->seed, b, 1, answer);                           \
+        return query_splitblock_##isa##_hashed(f, ctx, b, answer);                                           \
+    }                                                                                                        \
+    const filter_ops loops_splitblock_##isa = {insert_splitblock_##isa, query_splitblock_##isa, NULL,        \
+                                               insert_many_splitblock_##isa, query_many_splitblock_##isa};
+SPLIT_KEYS8_OPS(avx2)
+SPLIT_KEYS8_OPS(avx512)
 #endif /* BLOOMLAB_X86 */
 
 filter_ops filter_ops_portable(layout_kind layout, scheme_kind scheme) { return *LAYOUT_TABLE[layout].portable[scheme]; }

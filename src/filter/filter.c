@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/cache.h"
 #include "filter/layout.h"
 #include "filter/stage.h"
 
@@ -152,3 +153,6 @@ int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx,
 {
     return LAYOUT_TABLE[f->layout].one[scheme]->query(f, ctx, key, len, id);
 }
+
+int filter_beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
+int filter_beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }

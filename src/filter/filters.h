@@ -124,6 +124,11 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
  * to the cache's size. */
 uint64_t filter_stage_min_bytes(void);
 void filter_stage_min_bytes_set(uint64_t bytes);
+/* Where a filter's words lie against this machine's caches (cache.h), for
+ * the loops that prefetch by it: beyond L2, and beyond the last-level
+ * cache (filter_stage_min_bytes). */
+int filter_beyond_l2(const filter *f);
+int filter_beyond_llc(const filter *f);
 
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
 /* Set the bits of every insert still staged (a standard or partitioned

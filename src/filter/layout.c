@@ -121,7 +121,7 @@ const struct layout LAYOUT_TABLE[LAYOUT_COUNT] = {
         .avx2 = {[SCHEME_DOUBLE] = VEC(splitblock_avx2)},
         .avx512 = {[SCHEME_DOUBLE] = VEC(splitblock_avx512)},
         .avx2_about = "double (8-byte keys' xxh3_64 or mulx64 in the loop)",
-        .avx512_about = "double",
+        .avx512_about = "double (8-byte keys' xxh3_64 or mulx64 in the loop, eight a step)",
         .one = ONE(splitblock, double),
     },
 };
