@@ -1,13 +1,21 @@
 /* batch_hash.c -- the batch hashers of batch_hash.h. */
 #include "filter/batch_hash.h"
 
+/* Each value's two halves kept in their registers (the empty asm): gcc 12
+ * otherwise joined the returned pair (rax, rdx) into one 16-byte value by
+ * way of the stack, two 8-byte stores read back as one 16-byte load, which
+ * the core cannot forward: a stall a key, 9.8 ns a key for mulx64 on Zen 5
+ * (docs/PERFORMANCE.md, 2026-12-05, session 16). */
 void batch_hash_generic(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
 {
     const unsigned bits = h->bits;
     for (size_t j = 0; j < keys->count; j++) {
-        out[j] = hasher_hash(h, keys->ptr[j], keys->len[j], seed);
+        hash128_t v = hasher_hash(h, keys->ptr[j], keys->len[j], seed);
+        __asm__("" : "+r"(v.lo), "+r"(v.hi));
         if (split)
-            hash_split(out[j], bits, &out[j].lo, &out[j].hi);
+            hash_split(v, bits, &v.lo, &v.hi);
+        out[j].lo = v.lo;
+        out[j].hi = v.hi;
     }
 }
 
