@@ -262,6 +262,14 @@ static int split_level_runs(size_t v)
     return 0;
 }
 
+/* check at every level this CPU runs. */
+static void at_each_split_level(void (*check)(const split_level *v))
+{
+    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
+        if (split_level_runs(v))
+            check(&SPLIT_LEVELS[v]);
+}
+
 /* The split block loops that hash 8-byte keys in their loop (each level,
  * each hash), over runs of 1 to 9 batches, shorter and longer than the
  * keys in flight between hashing and setting (avx2.c's SPLIT_RING groups,
@@ -353,9 +361,7 @@ Test(avx2, splitblock_keys8_against_reference)
 {
     if (skip())
         return;
-    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
-        if (split_level_runs(v))
-            check_keys8_against_reference(&SPLIT_LEVELS[v]);
+    at_each_split_level(check_keys8_against_reference);
 }
 
 /* A full batch whose key j alone points away from its `packed` slot, at
@@ -405,9 +411,7 @@ Test(avx2, splitblock_keys8_one_key_moved)
 {
     if (skip())
         return;
-    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
-        if (split_level_runs(v))
-            check_keys8_one_key_moved(&SPLIT_LEVELS[v]);
+    at_each_split_level(check_keys8_one_key_moved);
 }
 
 /* mulx64's 64 x 64-bit product built from four 32 x 32-bit ones (avx2.c's
@@ -461,9 +465,7 @@ Test(avx2, splitblock_mulx64_carries)
 {
     if (skip())
         return;
-    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
-        if (split_level_runs(v))
-            check_mulx64_carries(&SPLIT_LEVELS[v]);
+    at_each_split_level(check_mulx64_carries);
 }
 
 /* The one-key calls (a library user's key, a batch of one): each key set

@@ -827,20 +827,20 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
 /* ---- split block, 8-byte keys hashed in the loop --------------------------- */
 
 /* mulx64 (hashes.h) of eight keys x, salt = mulx64_salt(seed) in every
- * lane: avx2.c's mulx64_x4 in eight lanes (the four 32 x 32-bit products
- * and their carries are derived there). */
+ * lane: fold(a) = hi(a C) ^ lo(a C) for a = x ^ salt.  lo is one vpmullq
+ * (AVX-512DQ); hi, which no instruction gives, is avx2.c's mulx64_x4 sum
+ * of the four 32 x 32-bit products a1 c1 + (t >> 32) + (u >> 32), with
+ * t = a1 c0 + (a0 c0 >> 32) and u = a0 c1 + lo32(t) (the carries' bounds
+ * are there). */
 LOOP __m512i mulx64_lanes(__m512i x, __m512i salt)
 {
-    const __m512i c0 = _mm512_set1_epi64((long long)(MULX64_C & 0xFFFFFFFFu));
-    const __m512i c1 = _mm512_set1_epi64((long long)(MULX64_C >> 32));
+    const __m512i c = _mm512_set1_epi64((long long)MULX64_C);
+    const __m512i c0 = _mm512_set1_epi64((long long)(MULX64_C & 0xFFFFFFFFu)), c1 = _mm512_srli_epi64(c, 32);
     const __m512i a = _mm512_xor_si512(x, salt), a1 = _mm512_srli_epi64(a, 32);
-    const __m512i p00 = _mm512_mul_epu32(a, c0), p01 = _mm512_mul_epu32(a, c1);
-    const __m512i p10 = _mm512_mul_epu32(a1, c0), p11 = _mm512_mul_epu32(a1, c1);
-    const __m512i t = _mm512_add_epi64(p10, _mm512_srli_epi64(p00, 32));
-    const __m512i u = _mm512_add_epi64(p01, _mm512_maskz_mov_epi32(0x5555, t)); /* + lo32(t) */
-    const __m512i lo = _mm512_mask_blend_epi32(0xAAAA, p00, _mm512_slli_epi64(u, 32));
-    const __m512i hi = _mm512_add_epi64(p11, _mm512_add_epi64(_mm512_srli_epi64(t, 32), _mm512_srli_epi64(u, 32)));
-    return _mm512_xor_si512(lo, hi);
+    const __m512i t = _mm512_add_epi64(_mm512_mul_epu32(a1, c0), _mm512_srli_epi64(_mm512_mul_epu32(a, c0), 32));
+    const __m512i u = _mm512_add_epi64(_mm512_mul_epu32(a, c1), _mm512_maskz_mov_epi32(0x5555, t)); /* + lo32(t) */
+    const __m512i high = _mm512_add_epi64(_mm512_srli_epi64(t, 32), _mm512_srli_epi64(u, 32));
+    return _mm512_xor_si512(_mm512_mullo_epi64(a, c), _mm512_add_epi64(_mm512_mul_epu32(a1, c1), high));
 }
 
 /* Steps of eight keys between a step's hashing (its blocks found, its
@@ -851,17 +851,17 @@ LOOP __m512i mulx64_lanes(__m512i x, __m512i salt)
 #define SB_RING 8
 #define SB_FAR_RING 16
 
-/* The steps in flight: slot g holds each of its keys' mask (the eight bits
- * it sets or tests, made at hashing time: two keys' masks a zmm register
- * there, where AVX2 makes one a ymm register as each key is worked), its
- * block's address, where its answers go and how many of its eight lanes
- * are keys. */
+/* A step in flight: each of its keys' mask (the eight bits it sets or
+ * tests, made at hashing time: two keys' masks a zmm register there, where
+ * AVX2 makes one a ymm register as each key is worked), its block's
+ * address, where its answers go and how many of its eight lanes are keys;
+ * the ring holds SB_RING or SB_FAR_RING of them. */
 typedef struct {
-    __m256i mask[SB_FAR_RING][8];
-    unsigned char *block[SB_FAR_RING][8];
-    size_t out[SB_FAR_RING];
-    unsigned live[SB_FAR_RING];
-} sb_ring;
+    __m256i mask[8];
+    unsigned char *block[8];
+    size_t out;
+    unsigned live;
+} sb_slot;
 
 /* What every step uses, in every lane: the filter's address and block
  * count, the hash's per-call constant (batch_hash.h's keys8_constant), the
@@ -939,9 +939,9 @@ LOOP unsigned sb_work8(const __m256i *mask, unsigned char *const *block, unsigne
     return yes;
 }
 
-LOOP unsigned sb_work_slot(const sb_ring *r, size_t g, unsigned char *answer, int insert)
+LOOP unsigned sb_work_slot(const sb_slot *slot, unsigned char *answer, int insert)
 {
-    return sb_work8(r->mask[g], r->block[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
+    return sb_work8(slot->mask, slot->block, slot->live, answer != NULL ? answer + slot->out : NULL, insert);
 }
 
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
@@ -952,23 +952,23 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
                         size_t count, unsigned char *answer, int insert, int fetch, size_t slots)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
-    sb_ring ring;
+    sb_slot ring[SB_FAR_RING];
     size_t yes = 0, done = 0, steps = 0;
     for (size_t t = 0; t < count; t++) {
         const key_batch *keys = &batches[t];
         const size_t n = keys->count;
         for (size_t j = 0; j < n; j += 8, steps++) {
-            const size_t g = steps % slots;
+            sb_slot *slot = &ring[steps % slots];
             if (steps >= slots)
-                yes += sb_work_slot(&ring, g, answer, insert);
-            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.mask[g], ring.block[g], fetch);
-            ring.out[g] = done + j;
-            ring.live[g] = n - j >= 8 ? 8 : (unsigned)(n - j);
+                yes += sb_work_slot(slot, answer, insert);
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), slot->mask, slot->block, fetch);
+            slot->out = done + j;
+            slot->live = n - j >= 8 ? 8 : (unsigned)(n - j);
         }
         done += n;
     }
     for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++)
-        yes += sb_work_slot(&ring, i % slots, answer, insert);
+        yes += sb_work_slot(&ring[i % slots], answer, insert);
     return yes;
 }
 
