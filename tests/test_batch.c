@@ -472,7 +472,7 @@ static void split_keys(const keyset *ks, uint64_t seed, uint64_t n, key_side sid
     key_batch b;
     for (size_t t = 0; t < count; t++) {
         keyset_fill(ks, seed, n, side, side == KEY_PRESENT ? t % n : t, 1, &b);
-        cr_assert_eq(avx512_xxh3_64_split(seed, &b, h1 + t, h2 + t), 0);
+        cr_assert_eq(avx512_keys8_split(KEYS8_XXH3_64, seed, &b, h1 + t, h2 + t), 0);
     }
 }
 
@@ -542,7 +542,7 @@ Test(batch, avx512_phased_equals_all_k)
 }
 
 /* The queries that hash 8-byte keys in their loop (avx512_*_query_keys8)
- * against the same loops on the keys' (h1, h2) from avx512_xxh3_64_split:
+ * against the same loops on the keys' (h1, h2) from avx512_keys8_split:
  * the same answers and counts for standard, counting, partitioned and
  * blocked512 filters about half full, k from 1 to 64, runs of every length class,
  * with the keys gathered by avx512_keys8 from batches of uneven sizes. */
@@ -574,7 +574,7 @@ Test(batch, avx512_keys8_queries_equal_hashed)
                     for (size_t t = 0; t < count; nb++) { /* batches of 1 .. KEY_BATCH keys */
                         const size_t want = batch_count(t + ci, count + ci);
                         keyset_fill(st.ks, st.seed, n, (key_side)side, side == KEY_PRESENT ? t % n : t, want, &batches[nb]);
-                        cr_assert_eq(avx512_xxh3_64_split(st.seed, &batches[nb], h1 + t, h2 + t), 0);
+                        cr_assert_eq(avx512_keys8_split(KEYS8_XXH3_64, st.seed, &batches[nb], h1 + t, h2 + t), 0);
                         t += want;
                     }
                     cr_assert_eq(avx512_keys8(batches, nb, key), (long)count);
@@ -725,7 +725,8 @@ Test(batch, isa_dispatch)
 
 /* Keys that do not lie side by side (words, urls of 8 bytes are rare) take
  * the gather through their pointers: a batch of 8-byte keys in scattered
- * slots hashes to the same values as the library's XXH3. */
+ * slots hashes to the same values as the library's XXH3, and with mulx64
+ * to the registry's scalar mulx64 (its 128-bit product). */
 Test(batch, avx512_xxh3_scattered_keys)
 {
     if (!avx512_usable())
@@ -739,10 +740,19 @@ Test(batch, avx512_xxh3_scattered_keys)
         b.len[j] = 8;
     }
     uint64_t h1[KEY_BATCH], h2[KEY_BATCH];
-    cr_assert_eq(avx512_xxh3_64_split(77, &b, h1, h2), 0);
+    cr_assert_eq(avx512_keys8_split(KEYS8_XXH3_64, 77, &b, h1, h2), 0);
     for (size_t j = 0; j < b.count; j++) {
         cr_assert_eq(h1[j], XXH3_64bits_withSeed(b.ptr[j], 8, 77), "key %zu", j);
         cr_assert_eq(h2[j], mix64(h1[j]));
+    }
+    hasher mulx64;
+    cr_assert_eq(hasher_builtin("mulx64", &mulx64), 0);
+    cr_assert_eq(avx512_keys8_split(KEYS8_MULX64, 77, &b, h1, h2), 0);
+    for (size_t j = 0; j < b.count; j++) { /* the registry's scalar 128-bit product, split as schemes.h does */
+        uint64_t ref1, ref2;
+        hash_split(hasher_hash(&mulx64, b.ptr[j], 8, 77), 64, &ref1, &ref2);
+        cr_assert_eq(h1[j], ref1, "mulx64 key %zu", j);
+        cr_assert_eq(h2[j], ref2, "mulx64 key %zu", j);
     }
     uint64_t key[KEY_BATCH + 8];
     cr_assert_eq(avx512_keys8(&b, 1, key), (long)b.count);
@@ -752,7 +762,8 @@ Test(batch, avx512_xxh3_scattered_keys)
         cr_assert_eq(key[j], expect, "key %zu", j);
     }
     b.len[20] = 7;
-    cr_assert_eq(avx512_xxh3_64_split(77, &b, h1, h2), -1, "a 7-byte key is refused");
+    cr_assert_eq(avx512_keys8_split(KEYS8_XXH3_64, 77, &b, h1, h2), -1, "a 7-byte key is refused");
+    cr_assert_eq(avx512_keys8_split(KEYS8_MULX64, 77, &b, h1, h2), -1, "a 7-byte key is refused");
     cr_assert_eq(avx512_keys8(&b, 1, key), -1);
 }
 

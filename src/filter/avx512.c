@@ -68,6 +68,23 @@ LOOP __m512i mix64_lanes(__m512i x)
     return _mm512_xor_si512(x, _mm512_srli_epi64(x, 31));
 }
 
+/* mulx64 (hashes.h) of eight keys x, salt = mulx64_salt(seed) in every
+ * lane: fold(a) = hi(a C) ^ lo(a C) for a = x ^ salt.  lo is one vpmullq
+ * (AVX-512DQ); hi, which no instruction gives, is avx2.c's mulx64_x4 sum
+ * of the four 32 x 32-bit products a1 c1 + (t >> 32) + (u >> 32), with
+ * t = a1 c0 + (a0 c0 >> 32) and u = a0 c1 + lo32(t) (the carries' bounds
+ * are there). */
+LOOP __m512i mulx64_lanes(__m512i x, __m512i salt)
+{
+    const __m512i c = _mm512_set1_epi64((long long)MULX64_C);
+    const __m512i c0 = _mm512_set1_epi64((long long)(MULX64_C & 0xFFFFFFFFu)), c1 = _mm512_srli_epi64(c, 32);
+    const __m512i a = _mm512_xor_si512(x, salt), a1 = _mm512_srli_epi64(a, 32);
+    const __m512i t = _mm512_add_epi64(_mm512_mul_epu32(a1, c0), _mm512_srli_epi64(_mm512_mul_epu32(a, c0), 32));
+    const __m512i u = _mm512_add_epi64(_mm512_mul_epu32(a, c1), _mm512_maskz_mov_epi32(0x5555, t)); /* + lo32(t) */
+    const __m512i high = _mm512_add_epi64(_mm512_srli_epi64(t, 32), _mm512_srli_epi64(u, 32));
+    return _mm512_xor_si512(_mm512_mullo_epi64(a, c), _mm512_add_epi64(_mm512_mul_epu32(a1, c1), high));
+}
+
 /* 1 when every key of the batch is 8 bytes long. */
 LOOP int batch_all_eight_bytes(const key_batch *keys)
 {
@@ -106,14 +123,15 @@ long avx512_keys8(const key_batch *batches, size_t count, uint64_t *key)
     return (long)at;
 }
 
-int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2)
+int avx512_keys8_split(keys8_hash hash, uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2)
 {
     if (!batch_all_eight_bytes(keys))
         return -1;
-    const __m512i bitflip = _mm512_set1_epi64((long long)xxh3_8_bitflip(seed));
+    const __m512i keyed = _mm512_set1_epi64((long long)keys8_constant(hash, seed));
     for (size_t j = 0; j < keys->count; j += 8) {
         const __mmask8 lanes = lanes_of(keys->count - j);
-        __m512i h = xxh3_8_lanes(batch_keys8_lanes(keys, j), bitflip);
+        const __m512i x = batch_keys8_lanes(keys, j);
+        const __m512i h = hash == KEYS8_MULX64 ? mulx64_lanes(x, keyed) : xxh3_8_lanes(x, keyed);
         _mm512_mask_storeu_epi64(h1 + j, lanes, h);
         _mm512_mask_storeu_epi64(h2 + j, lanes, mix64_lanes(h));
     }
@@ -122,7 +140,7 @@ int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uin
 
 /* Where a layout loop's keys come from: their (h1, h2), or the 8-byte keys
  * themselves, hashed in the loop (xxh3_64 + double, as
- * avx512_xxh3_64_split).  The loops take each group's (h1, h2) one group
+ * avx512_keys8_split).  The loops take each group's (h1, h2) one group
  * ahead of its probes (source_group), so that a key's hashing runs while
  * the previous group's lines come in: in L2, where the gathers wait on
  * misses and the hashing on the multiplier, the two overlap (hashing a
@@ -825,23 +843,6 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
 }
 
 /* ---- split block, 8-byte keys hashed in the loop --------------------------- */
-
-/* mulx64 (hashes.h) of eight keys x, salt = mulx64_salt(seed) in every
- * lane: fold(a) = hi(a C) ^ lo(a C) for a = x ^ salt.  lo is one vpmullq
- * (AVX-512DQ); hi, which no instruction gives, is avx2.c's mulx64_x4 sum
- * of the four 32 x 32-bit products a1 c1 + (t >> 32) + (u >> 32), with
- * t = a1 c0 + (a0 c0 >> 32) and u = a0 c1 + lo32(t) (the carries' bounds
- * are there). */
-LOOP __m512i mulx64_lanes(__m512i x, __m512i salt)
-{
-    const __m512i c = _mm512_set1_epi64((long long)MULX64_C);
-    const __m512i c0 = _mm512_set1_epi64((long long)(MULX64_C & 0xFFFFFFFFu)), c1 = _mm512_srli_epi64(c, 32);
-    const __m512i a = _mm512_xor_si512(x, salt), a1 = _mm512_srli_epi64(a, 32);
-    const __m512i t = _mm512_add_epi64(_mm512_mul_epu32(a1, c0), _mm512_srli_epi64(_mm512_mul_epu32(a, c0), 32));
-    const __m512i u = _mm512_add_epi64(_mm512_mul_epu32(a, c1), _mm512_maskz_mov_epi32(0x5555, t)); /* + lo32(t) */
-    const __m512i high = _mm512_add_epi64(_mm512_srli_epi64(t, 32), _mm512_srli_epi64(u, 32));
-    return _mm512_xor_si512(_mm512_mullo_epi64(a, c), _mm512_add_epi64(_mm512_mul_epu32(a1, c1), high));
-}
 
 /* Steps of eight keys between a step's hashing (its blocks found, its
  * masks made) and its blocks' sets or tests: SB_RING (64 keys, as avx2.c's

@@ -46,9 +46,11 @@ static inline int avx512_usable(void) { return cpu_isa() >= ISA_AVX512; }
  * per-key state on the stack). */
 #define AVX512_MAX_KEYS 256
 
-/* h1 = XXH3_64bits_withSeed(key, 8, seed), h2 = mix64(h1) for every key of
- * the batch; returns -1 (and writes nothing) unless every key is 8 bytes. */
-int avx512_xxh3_64_split(uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2);
+/* h1 = the hash of each key of the batch (xxh3_64: XXH3_64bits_withSeed(key,
+ * 8, seed); mulx64: hashes.h's), h2 = mix64(h1), as schemes.h's hash_split
+ * makes them of a 64-bit hash; returns -1 (and writes nothing) unless every
+ * key is 8 bytes. */
+int avx512_keys8_split(keys8_hash hash, uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2);
 
 /* The loops of every layout, double scheme (k <= 64), all of one shape:
  * the count keys given by their (h1, h2) (count <= AVX512_MAX_KEYS, and
@@ -63,7 +65,7 @@ typedef size_t avx512_query_fn(const filter *f, const uint64_t *h1, const uint64
  * keys: key[j] is key j's 8 bytes read as a little-endian word
  * (avx512_keys8), hashed with the seed inside the loop, a group of keys
  * ahead of the probes (avx512.c says why).  The bits and answers are the
- * same as the loops' above on avx512_xxh3_64_split's (h1, h2). */
+ * same as the loops' above on avx512_keys8_split's (h1, h2). */
 typedef size_t avx512_query_keys8_fn(const filter *f, uint64_t seed, const uint64_t *key, size_t count,
                                      unsigned char *answer);
 
