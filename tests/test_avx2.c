@@ -282,7 +282,7 @@ static void check_keys8_against_reference(const split_level *v)
     /* in L2 (crowded: every answer yes), in L2 (40 blocks: about half the
      * absent keys answer yes, so answers out of place show), in L2, past L2
      * in the last-level cache (8 MB), past it (256 MB): each prefetch, and
-     * past the cache the full batches' ring of 3 batches (avx2.c,
+     * past the cache the full batches' ring of 4 batches (avx2.c,
      * split_ring_full), the cache put at 64 MB whatever this machine's */
     static const uint64_t MS[] = {256 * 7, 256 * 40, 256 * 4099, 256 * 250007, (1ULL << 31) + 256 * 3};
     filter_stage_min_bytes_set(64u << 20);

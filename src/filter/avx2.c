@@ -665,13 +665,14 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
 #define SPLIT_RING 16
 
 /* Beyond the last-level cache a block is fetched in two steps: into L2 as
- * its key is hashed, SPLIT_FAR_RING groups (96 keys) ahead of its work,
+ * its key is hashed, SPLIT_FAR_RING groups (128 keys) ahead of its work,
  * then into L1 from its slot SPLIT_NEAR groups (32 keys) ahead: measured
  * faster than one prefetch into L1, 64 or 128 keys ahead, in DRAM and no
  * faster within the cache (the loops and a synthetic one:
- * docs/PERFORMANCE.md, 2026-12-05, session 14).  Either way the bits are
- * the same. */
-#define SPLIT_FAR_RING 24
+ * docs/PERFORMANCE.md, 2026-12-05, session 14); 128 keys ahead rather than
+ * session 14's 96 were 6-8% faster at 1e8 on a Zen 5, 160 no faster again
+ * (session 16).  Either way the bits are the same. */
+#define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
 
 /* The groups in flight: slot g holds a group's hashes (their low 32 bits
@@ -840,13 +841,13 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
 }
 
 /* split_ring_run for full batches of packed keys (batches_full_packed):
- * a batch is 8 groups, and the ring 2 batches (3 beyond the last-level
+ * a batch is 8 groups, and the ring 2 batches (4 beyond the last-level
  * cache: far), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
  * and the 8 steps of a batch, unrolled, address them from the batch's base
  * (no key counts or answer places kept); step j of batch t works the group
  * hashed a ring earlier into the same slot before it places its own. */
-_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 3 * KEY_BATCH / 4 && SPLIT_NEAR == KEY_BATCH / 4,
-               "the rings are 2 and 3 full batches of groups, the near prefetch one batch ahead");
+_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATCH / 4 && SPLIT_NEAR == KEY_BATCH / 4,
+               "the rings are 2 and 4 full batches of groups, the near prefetch one batch ahead");
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
                             int far)
