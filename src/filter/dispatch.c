@@ -10,7 +10,6 @@
 
 #include <stdio.h>
 
-#include "base/cache.h"
 #include "base/cpu.h"
 #include "filter/avx2.h"
 #include "filter/avx512.h"
@@ -167,11 +166,8 @@ static void run_insert_staged_avx512(filter *f, const uint64_t *h1, const uint64
  * phased beyond (counting and partitioned below 2^32 positions);
  * blocked512 and register64 with fewer than 2^32 blocks (the block choice
  * is reduce_lanes), and so splitblock (one 32 x 32-bit product). */
-static int inserts_direct(const filter *f)
-{
-    return f->word_count * 8 <= filter_stage_min_bytes() && f->m < (1ULL << 32);
-}
-static int fits_in_l2(const filter *f) { return f->word_count * 8 <= cache_l2_bytes(); }
+static int inserts_direct(const filter *f) { return !filter_beyond_llc(f) && f->m < (1ULL << 32); }
+static int fits_in_l2(const filter *f) { return !filter_beyond_l2(f); }
 
 static run_insert_fn standard_insert_run_avx512(const filter *f)
 {
@@ -361,7 +357,7 @@ static query_run splitblock_query_run_avx2_hashed(const filter *f) { return spli
 VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
 static run_insert_fn splitblock_insert_run_avx512_hashed(const filter *f) { return splitblock_insert_run_avx512(f); }
 static query_run splitblock_query_run_avx512_hashed(const filter *f) { return splitblock_query_run_avx512(f); }
-VECTOR_OPS(splitblock, avx512_hashed, ISA_AVX512, 0)
+VECTOR_OPS(splitblock, avx512_hashed, ISA_AVX512, 1)
 
 /* The split block at each level: xxh3_64 or mulx64 on 8-byte keys hashed
  * in the loop, one pass (avx2.h's four keys a step, avx512.h's eight); any
