@@ -733,6 +733,7 @@ Test(batch, avx512_xxh3_scattered_keys)
         return;
     key_batch b;
     b.count = 21;
+    b.packed8 = 0;
     for (size_t j = 0; j < b.count; j++) {
         for (int i = 0; i < 8; i++)
             b.store[j][i] = (unsigned char)(j * 31 + (size_t)i * 7 + 1);

@@ -33,14 +33,28 @@ static keyset *open_ok(const char *spec)
     return ks;
 }
 
-/* count keys of one side, from index 0, into out[at..]. */
+/* 1 when every key of the batch is 8 bytes in its packed slot: what
+ * packed8 promises the loops (key_batch.h). */
+static int packed_8_bytes(const key_batch *b)
+{
+    for (size_t j = 0; j < b->count; j++)
+        if (b->len[j] != 8 || b->ptr[j] != b->packed[j])
+            return 0;
+    return 1;
+}
+
+/* count keys of one side, from index 0, into out[at..]; each batch marked
+ * packed8 exactly when its keys are 8 bytes in their packed slots. */
 static void collect(const keyset *ks, uint64_t seed, uint64_t n, key_side side, uint64_t count, stored_key *out)
 {
     key_batch batch;
     for (uint64_t i = 0; i < count; i += KEY_BATCH) {
         size_t take = count - i < KEY_BATCH ? (size_t)(count - i) : KEY_BATCH;
+        batch.packed8 = (int)(i / KEY_BATCH % 2); /* a stale mark, either way: the fill sets its own */
         keyset_fill(ks, seed, n, side, i, take, &batch);
         cr_assert_eq(batch.count, take);
+        cr_assert_eq(batch.packed8, packed_8_bytes(&batch), "packed8 %d, keys at %llu", batch.packed8,
+                     (unsigned long long)i);
         for (size_t j = 0; j < take; j++) {
             cr_assert(batch.len[j] >= 1 && batch.len[j] <= KEY_MAX);
             memcpy(out[i + j].bytes, batch.ptr[j], batch.len[j]);
@@ -162,6 +176,7 @@ Test(keys, course_is_the_page_words)
     key_batch p, a;
     keyset_fill(ks, 77, 20, KEY_PRESENT, 0, 20, &p);
     keyset_fill(ks, 77, 20, KEY_ABSENT, 0, 20, &a);
+    cr_assert(p.packed8 == 0 && a.packed8 == 0, "words are not packed 8-byte keys");
     for (size_t i = 0; i < 20; i++) {
         cr_assert(p.len[i] == strlen(present[i]) && memcmp(p.ptr[i], present[i], p.len[i]) == 0,
                   "present %zu: %.*s", i, (int)p.len[i], (const char *)p.ptr[i]);

@@ -325,6 +325,7 @@ static void reference_insert(filter *ref, const key_list *k)
     key_batch b;
     for (size_t i = 0; i < k->count; i += KEY_BATCH) {
         b.count = k->count - i < KEY_BATCH ? k->count - i : KEY_BATCH;
+        b.packed8 = 0;
         for (size_t j = 0; j < b.count; j++) {
             b.ptr[j] = k->ptr[i + j] ? k->ptr[i + j] : empty;
             b.len[j] = (uint32_t)k->len[i + j];

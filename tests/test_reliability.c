@@ -452,6 +452,7 @@ Test(reliability, counting_saturation_through_the_cli)
 static void one_key(key_batch *b, const char *text, uint64_t id)
 {
     b->count = 1;
+    b->packed8 = 0;
     b->ptr[0] = (const unsigned char *)text;
     b->len[0] = (uint32_t)strlen(text);
     b->id[0] = id;

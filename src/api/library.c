@@ -229,6 +229,7 @@ static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens
                        size_t *next)
 {
     size_t n = 0;
+    int packed8 = 1;
     for (; at < count && n < KEY_BATCH; at++) {
         const size_t len = lens[at];
         if (!batchable(len))
@@ -238,12 +239,14 @@ static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens
             b->ptr[n] = b->packed[n];
         } else {
             b->ptr[n] = key_bytes(keys[at]);
+            packed8 = 0;
         }
         b->len[n] = (uint32_t)len;
         b->id[n] = at;
         n++;
     }
     b->count = n;
+    b->packed8 = packed8;
     *next = at;
 }
 
@@ -302,6 +305,7 @@ int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t
 static void batch_of_one(key_batch *b, const void *key, size_t len)
 {
     b->count = 1;
+    b->packed8 = 0;
     b->ptr[0] = key_bytes(key);
     b->len[0] = (uint32_t)len;
     b->id[0] = 0;

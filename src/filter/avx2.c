@@ -562,11 +562,14 @@ LOOP __m256i xxh3_8_x4(__m256i x, __m256i bitflip)
 }
 
 /* 1 when key j of the batch is the j-th 8-byte slot of its `packed` array
- * for every j (what keyset_fill makes): then four keys are one load.  Four
- * pointers a compare; a full batch (the usual one) without lane masks,
- * a short one with those past the count loaded and expected as zero. */
+ * for every j (what keyset_fill makes): then four keys are one load.  A
+ * batch marked packed8 says so at once; else four pointers a compare, a
+ * full batch (the usual one) without lane masks, a short one with those
+ * past the count loaded and expected as zero. */
 static int batch_packed(const key_batch *keys)
 {
+    if (keys->packed8)
+        return 1;
     const __m256i four_slots = _mm256_set1_epi64x(32);
     __m256i want = _mm256_add_epi64(_mm256_set1_epi64x((long long)(uintptr_t)keys->packed[0]),
                                     _mm256_setr_epi64x(0, 8, 16, 24));
@@ -973,15 +976,17 @@ size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t se
                                 : split_query_stamp(KEYS8_XXH3_64, f, seed, batches, count, answer);
 }
 
-/* 1 when every key of the batches is 8 bytes long: eight lengths a
- * compare, the lanes past a batch's count masked off (the groups past it
- * not read). */
+/* 1 when every key of the batches is 8 bytes long: a batch marked packed8
+ * at once, else eight lengths a compare, the lanes past a batch's count
+ * masked off (the groups past it not read). */
 int avx2_batches_keys8(const key_batch *batches, size_t count)
 {
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
     __m256i other = _mm256_setzero_si256();
     for (size_t b = 0; b < count; b++) {
         const uint32_t *len = batches[b].len;
+        if (batches[b].packed8)
+            continue;
         if (batches[b].count == KEY_BATCH) { /* the usual batch: no lane masks */
             for (size_t j = 0; j < KEY_BATCH; j += 8)
                 other = _mm256_or_si256(

@@ -85,9 +85,11 @@ LOOP __m512i mulx64_lanes(__m512i x, __m512i salt)
     return _mm512_xor_si512(_mm512_mullo_epi64(a, c), _mm512_add_epi64(_mm512_mul_epu32(a1, c1), high));
 }
 
-/* 1 when every key of the batch is 8 bytes long. */
+/* 1 when every key of the batch is 8 bytes long (packed8: at once). */
 LOOP int batch_all_eight_bytes(const key_batch *keys)
 {
+    if (keys->packed8)
+        return 1;
     const __m512i eight = _mm512_set1_epi32(8);
     for (size_t j = 0; j < keys->count; j += 16) {
         const __mmask16 lanes = lanes_of16(keys->count - j);
@@ -98,11 +100,14 @@ LOOP int batch_all_eight_bytes(const key_batch *keys)
 }
 
 /* Keys j .. j+7 of a batch of 8-byte keys (those there are; zero in the
- * other lanes): the eight key pointers, then the eight keys through them. */
+ * other lanes): of a batch marked packed8, one load of its packed keys;
+ * else the eight key pointers, then the eight keys through them. */
 LOOP __m512i batch_keys8_lanes(const key_batch *keys, size_t j)
 {
     const __m512i side_by_side = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56);
     const __mmask8 lanes = lanes_of(keys->count - j);
+    if (keys->packed8)
+        return _mm512_maskz_loadu_epi64(lanes, keys->packed[j]);
     const __m512i ptr = _mm512_maskz_loadu_epi64(lanes, keys->ptr + j);
     if (lanes == 0xFF && _mm512_cmpneq_epi64_mask(ptr, _mm512_add_epi64(_mm512_set1_epi64((long long)(intptr_t)keys->ptr[j]), side_by_side)) == 0)
         return _mm512_loadu_si512(keys->ptr[j]); /* packed keys (keys.h): one load */

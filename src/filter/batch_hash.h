@@ -58,6 +58,8 @@ ALWAYS_INLINE uint64_t xxh3_64_key(const unsigned char *p, size_t len, uint64_t 
  * half the loads and loop steps of one a key. */
 static inline int batch_all_8_bytes(const key_batch *keys)
 {
+    if (keys->packed8)
+        return 1;
     uint64_t other = 0;
     size_t j = 0;
     for (; j + 2 <= keys->count; j += 2) {

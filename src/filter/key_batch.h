@@ -14,9 +14,19 @@
 
 /* A batch of keys: key j is len[j] bytes at ptr[j].  8-byte keys are made
  * side by side in `packed` (a batch's keys share four cache lines, and a
- * chunk of batches stays small in cache), longer ones each in a `store` slot. */
+ * chunk of batches stays small in cache), longer ones each in a `store` slot.
+ *
+ * packed8 is 1 only when every key is 8 bytes and key j is packed[j]
+ * (ptr[j] == packed[j], len[j] == 8), as keyset_fill and the library make
+ * 8-byte keys: the loops that hash 8-byte keys then read packed alone,
+ * where finding it out from ptr and len touched six more cache lines a
+ * batch (lines the filter's own traffic had often pushed out of L1 and L2:
+ * docs/PERFORMANCE.md, 2026-12-06).  0 promises nothing (the loops look at
+ * ptr and len); whoever builds a batch by hand, or changes a ptr or len of
+ * a filled one, sets it to 0. */
 typedef struct {
     size_t count;
+    int packed8;
     const unsigned char *ptr[KEY_BATCH];
     uint32_t len[KEY_BATCH];
     uint64_t id[KEY_BATCH];

@@ -342,6 +342,7 @@ void keyset_fill(const keyset *ks, uint64_t trial_seed, uint64_t n, key_side sid
 {
     uint64_t offset = mix64(trial_seed);
     out->count = count;
+    out->packed8 = ks->kind == KS_RANDOM64 || ks->kind == KS_SEQ64;
     if (ks->kind == KS_RANDOM64) { /* the hot one: a single pass */
         for (size_t i = 0; i < count; i++) {
             uint64_t id = 2 * (first + i) + (uint64_t)side;
