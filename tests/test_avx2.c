@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "filter/avx2.h"
@@ -240,18 +241,20 @@ static const struct {
 /* The split block loops that hash 8-byte keys in their loop, at each
  * vector level that has them: avx2.c's, four keys a step, and avx512.c's,
  * eight a step (its masks made two a register), each run where this CPU
- * runs it (an information line where it does not). */
+ * runs it (an information line where it does not); avx2.c's under each
+ * fetch plan (filters.h's filter_fetch_plan), whatever this core's. */
 typedef struct {
     const char *name;
     int (*usable)(void);
     void (*insert)(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
     size_t (*query)(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count,
                     unsigned char *answer);
+    int by_plan; /* 1: its loops follow the fetch plan */
 } split_level;
 
 static const split_level SPLIT_LEVELS[] = {
-    {"avx2", avx2_usable, avx2_splitblock_insert_keys8, avx2_splitblock_query_keys8},
-    {"avx512", avx512_usable, avx512_splitblock_insert_keys8, avx512_splitblock_query_keys8},
+    {"avx2", avx2_usable, avx2_splitblock_insert_keys8, avx2_splitblock_query_keys8, 1},
+    {"avx512", avx512_usable, avx512_splitblock_insert_keys8, avx512_splitblock_query_keys8, 0},
 };
 #define NSPLIT_LEVELS (sizeof SPLIT_LEVELS / sizeof SPLIT_LEVELS[0])
 
@@ -266,12 +269,25 @@ static int split_level_runs(size_t v)
     return 0;
 }
 
-/* check at every level this CPU runs. */
+/* check at every level this CPU runs, a level that follows the fetch plan
+ * under each (its name in the messages saying which). */
 static void at_each_split_level(void (*check)(const split_level *v))
 {
-    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
-        if (split_level_runs(v))
-            check(&SPLIT_LEVELS[v]);
+    static const fetch_plan PLANS[] = {FETCH_AHEAD, FETCH_WINDOW};
+    for (size_t v = 0; v < NSPLIT_LEVELS; v++) {
+        if (!split_level_runs(v))
+            continue;
+        for (size_t p = 0; p < (SPLIT_LEVELS[v].by_plan ? 2u : 1u); p++) {
+            const fetch_plan plan = SPLIT_LEVELS[v].by_plan ? PLANS[p] : FETCH_PLAN_CPU;
+            char name[64];
+            snprintf(name, sizeof name, "%s, fetched %s", SPLIT_LEVELS[v].name, fetch_plan_name(plan));
+            split_level at = SPLIT_LEVELS[v];
+            at.name = name;
+            filter_fetch_plan_set(plan);
+            check(&at);
+        }
+    }
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
 }
 
 /* The split block loops that hash 8-byte keys in their loop (each level,

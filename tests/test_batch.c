@@ -5,6 +5,7 @@
  * only the words that were set are compared).  Also the exact uniformity of
  * the ideal scheme's bounded draw. */
 #include <criterion/criterion.h>
+#include <criterion/logging.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "filter/avx512.h"
 #include "base/cache.h"
+#include "base/cpu.h"
 #include "filter/filters.h"
 #include "base/hashes.h"
 #include "harness/keys.h"
@@ -721,6 +723,47 @@ Test(batch, isa_dispatch)
     else
         unsetenv("BLOOMLAB_ISA");
     free(saved);
+}
+
+/* The core's vendor and family as the kernel reads them (/proc/cpuinfo's
+ * vendor_id and cpu family, where there is one), and the fetch plan the
+ * AVX2 split block follows from them (filters.h): AMD family 26 on the
+ * window, every other core ahead; a plan set holds until the core's is
+ * asked for again. */
+Test(batch, core_family_and_fetch_plan)
+{
+    const cpu_vendor vendor = cpu_x86_vendor();
+    const unsigned family = cpu_x86_family();
+    FILE *info = fopen("/proc/cpuinfo", "r");
+    if (info != NULL && BLOOMLAB_X86) {
+        char line[256], name[64] = "";
+        unsigned kernel_family = 0;
+        int have_family = 0;
+        while (fgets(line, sizeof line, info) != NULL && !have_family) { /* the first core's lines */
+            sscanf(line, "vendor_id : %63s", name); /* a blank in the format takes the tab too */
+            have_family = sscanf(line, "cpu family : %u", &kernel_family) == 1;
+        }
+        fclose(info);
+        cr_assert(have_family, "no cpu family line in /proc/cpuinfo");
+        cr_assert_eq(family, kernel_family, "family %u, the kernel's %u", family, kernel_family);
+        cr_assert_eq(vendor,
+                     strcmp(name, "AuthenticAMD") == 0   ? CPU_VENDOR_AMD
+                     : strcmp(name, "GenuineIntel") == 0 ? CPU_VENDOR_INTEL
+                                                         : CPU_VENDOR_OTHER,
+                     "vendor %d, the kernel's %s", (int)vendor, name);
+    } else if (info != NULL) {
+        fclose(info);
+    }
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
+    cr_assert_eq(filter_fetch_plan(), vendor == CPU_VENDOR_AMD && family >= 26 ? FETCH_WINDOW : FETCH_AHEAD);
+    filter_fetch_plan_set(FETCH_WINDOW);
+    cr_assert_eq(filter_fetch_plan(), FETCH_WINDOW);
+    filter_fetch_plan_set(FETCH_AHEAD);
+    cr_assert_eq(filter_fetch_plan(), FETCH_AHEAD);
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
+    cr_assert_eq(filter_fetch_plan(), vendor == CPU_VENDOR_AMD && family >= 26 ? FETCH_WINDOW : FETCH_AHEAD);
+    cr_log_info("this core: vendor %d, family %u: the AVX2 split block's blocks fetched %s", (int)vendor, family,
+                fetch_plan_name(filter_fetch_plan()));
 }
 
 /* Keys that do not lie side by side (words, urls of 8 bytes are rare) take

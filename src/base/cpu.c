@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if BLOOMLAB_X86
+#include <cpuid.h>
+#endif
 
 static const char *const ISA_NAMES[ISA_COUNT] = {"portable", "avx2", "avx512"};
 
@@ -78,4 +81,36 @@ const char *cpu_isa_describe(char *text, size_t text_size)
         snprintf(text, text_size, "%s (BLOOMLAB_ISA=%s; this CPU: %s)", isa_name(used), isa_name(cap),
                  isa_name(cpu));
     return text;
+}
+
+cpu_vendor cpu_x86_vendor(void)
+{
+#if BLOOMLAB_X86
+    unsigned top, ebx, ecx, edx;
+    if (__get_cpuid(0, &top, &ebx, &ecx, &edx) == 0)
+        return CPU_VENDOR_OTHER;
+    char name[13];
+    memcpy(name, &ebx, 4); /* the vendor string is ebx, edx, ecx */
+    memcpy(name + 4, &edx, 4);
+    memcpy(name + 8, &ecx, 4);
+    name[12] = '\0';
+    return strcmp(name, "AuthenticAMD") == 0   ? CPU_VENDOR_AMD
+           : strcmp(name, "GenuineIntel") == 0 ? CPU_VENDOR_INTEL
+                                               : CPU_VENDOR_OTHER;
+#else
+    return CPU_VENDOR_OTHER;
+#endif
+}
+
+unsigned cpu_x86_family(void)
+{
+#if BLOOMLAB_X86
+    unsigned eax, ebx, ecx, edx;
+    if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0)
+        return 0;
+    const unsigned base = (eax >> 8) & 0xF, extended = (eax >> 20) & 0xFF;
+    return base == 15 ? base + extended : base;
+#else
+    return 0;
+#endif
 }

@@ -39,4 +39,13 @@ int cpu_isa_env_check(char *err, size_t err_size);
  * CPU: avx512)" into text; returns text. */
 const char *cpu_isa_describe(char *text, size_t text_size);
 
+/* The core's x86 vendor and family (cpuid leaves 0 and 1; the family as
+ * AMD and Intel number it: the base family, plus the extended family where
+ * the base is 15, so that AMD's Zen 3 and 4 are 25 and Zen 5 26), for the
+ * few loop choices measured to differ between cores (filters.h's
+ * filter_fetch_plan); CPU_VENDOR_OTHER and family 0 off x86. */
+typedef enum { CPU_VENDOR_OTHER, CPU_VENDOR_AMD, CPU_VENDOR_INTEL } cpu_vendor;
+cpu_vendor cpu_x86_vendor(void);
+unsigned cpu_x86_family(void);
+
 #endif

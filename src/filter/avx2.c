@@ -645,7 +645,8 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 
 /* How a key's block is prefetched as it is hashed: not at all while the
  * filter fits in L2 (there the prefetches cost more than they hide:
- * docs/PERFORMANCE.md), else for reading or for writing into L1; FETCH_L2
+ * docs/PERFORMANCE.md) or, under the FETCH_WINDOW plan (filters.h), the
+ * last-level cache, else for reading or for writing into L1; FETCH_L2
  * (prefetcht1) brings it into L2 only, the first of two steps beyond the
  * last-level cache (SPLIT_FAR_RING). */
 enum { FETCH_NONE, FETCH_READ, FETCH_WRITE, FETCH_L2 };
@@ -667,16 +668,20 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
  * cache, 64 faster beyond it: docs/PERFORMANCE.md). */
 #define SPLIT_RING 16
 
-/* Beyond the last-level cache a block is fetched in two steps: into L2 as
- * its key is hashed, SPLIT_FAR_RING groups (128 keys) ahead of its work,
- * then into L1 from its slot SPLIT_NEAR groups (32 keys) ahead: measured
- * faster than one prefetch into L1, 64 or 128 keys ahead, in DRAM and no
- * faster within the cache (the loops and a synthetic one:
- * docs/PERFORMANCE.md, 2026-12-05, session 14); 128 keys ahead rather than
- * session 14's 96 were 6-8% faster at 1e8 on a Zen 5, 160 no faster again
- * (session 16).  Either way the bits are the same. */
+/* Beyond the last-level cache a block is fetched SPLIT_FAR_RING groups (128
+ * keys) ahead of its work, the ring that long, in one of two ways (far;
+ * filters.h's filter_fetch_plan picks one for the core):
+ * FAR_TWO_STEPS, into L2 as its key is hashed, then into L1 from its slot
+ * SPLIT_NEAR groups (32 keys) ahead: measured faster on a Zen 3 than one
+ * prefetch into L1 64 or 128 keys ahead (the loops and a synthetic one:
+ * docs/PERFORMANCE.md, 2026-12-05, session 14; 128 keys rather than 96 on
+ * a Zen 5, session 16); FAR_ONE_STEP, into L1 as its key is hashed,
+ * measured faster than the two steps on a Zen 5 (session 17), as the
+ * AVX-512 loop's one prefetch had been.  FAR_NONE: the filter lies within
+ * the cache.  Either way the bits are the same. */
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
+enum { FAR_NONE, FAR_TWO_STEPS, FAR_ONE_STEP };
 
 /* The groups in flight: slot g holds a group's hashes (their low 32 bits
  * make the masks), its blocks' addresses, where its answers go and how
@@ -691,11 +696,11 @@ typedef struct {
 
 /* The ring's slots (far: beyond the last-level cache), and where its
  * blocks are prefetched as they are placed. */
-LOOP size_t split_ring_slots(int far) { return far ? SPLIT_FAR_RING : SPLIT_RING; }
-LOOP int split_place_fetch(int fetch, int far) { return far ? FETCH_L2 : fetch; }
+LOOP size_t split_ring_slots(int far) { return far != FAR_NONE ? SPLIT_FAR_RING : SPLIT_RING; }
+LOOP int split_place_fetch(int fetch, int far) { return far == FAR_TWO_STEPS ? FETCH_L2 : fetch; }
 
-/* Far only: the blocks of the group worked SPLIT_NEAR steps from now
- * (slot g of the ring) into L1. */
+/* FAR_TWO_STEPS only: the blocks of the group worked SPLIT_NEAR steps from
+ * now (slot g of the ring) into L1. */
 LOOP void split_near(const split_ring *r, size_t g, int fetch)
 {
     for (unsigned l = 0; l < 4; l++)
@@ -829,7 +834,7 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
             const size_t g = groups % slots;
             if (groups >= slots)
                 yes += split_work_group(c.salt, &ring, groups - slots, slots, answer, insert);
-            if (far && groups + SPLIT_NEAR >= slots)
+            if (far == FAR_TWO_STEPS && groups + SPLIT_NEAR >= slots)
                 split_near(&ring, (groups + SPLIT_NEAR) % slots, fetch);
             split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g],
                          split_place_fetch(fetch, far));
@@ -869,7 +874,7 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
         for (size_t j = 0; j < KEY_BATCH / 4; j++) {
             if (t >= ring_batches)
                 yes += split_work4(c.salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
-            if (far && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
+            if (far == FAR_TWO_STEPS && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
                 split_near(&ring, next + j, fetch);
             split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
                          split_place_fetch(fetch, far));
@@ -884,7 +889,7 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
 
 /* The keys of the batches set or tested: a call of a few keys one at a
  * time (nothing to overlap), else split_ring_full or split_ring_run, with
- * the fetch its caller chose for the filter's size (far: two steps). */
+ * the fetch its caller chose for the filter's size and the core (far). */
 LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
                              const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
                              int far)
@@ -930,17 +935,23 @@ static int split_query_hash(const filter *f, uint64_t h)
 
 FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
 
-/* One hash's loops, stamped per way of fetching a block (none in L2, one
- * prefetch into L1 beyond it, two steps beyond the last-level cache) and,
- * for a query, with and without the answers' stores. */
+/* One hash's loops, stamped per way of fetching a block, by the filter's
+ * size and the core's plan (filters.h's filter_fetch_plan): none in L2
+ * (and, FETCH_WINDOW, up to the last-level cache), one prefetch into L1
+ * beyond L2 (FETCH_AHEAD), FAR_TWO_STEPS (FETCH_AHEAD) or FAR_ONE_STEP
+ * (FETCH_WINDOW) beyond the last-level cache; for a query, with and
+ * without the answers' stores. */
 LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
-    if (filter_beyond_llc(f))
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 1);
-    else if (filter_beyond_l2(f))
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, 0);
+    const int window = filter_fetch_plan() == FETCH_WINDOW;
+    if (filter_beyond_llc(f) && window)
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, FAR_ONE_STEP);
+    else if (filter_beyond_llc(f))
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, FAR_TWO_STEPS);
+    else if (filter_beyond_l2(f) && !window)
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, FAR_NONE);
     else
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, 0);
+        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, FAR_NONE);
 }
 
 LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
@@ -954,11 +965,14 @@ LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, c
 LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                               unsigned char *answer)
 {
+    const int window = filter_fetch_plan() == FETCH_WINDOW;
+    if (filter_beyond_llc(f) && window)
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, FAR_ONE_STEP);
     if (filter_beyond_llc(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 1);
-    if (filter_beyond_l2(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, 0);
-    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, 0);
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, FAR_TWO_STEPS);
+    if (filter_beyond_l2(f) && !window)
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, FAR_NONE);
+    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, FAR_NONE);
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)

@@ -480,6 +480,8 @@ const char *filter_ops_description(void)
             at += (size_t)snprintf(text + at, sizeof text - at, " %s %s;", l->name, about);
     }
     if (at < sizeof text)
-        snprintf(text + at, sizeof text - at, " portable for the other schemes");
+        at += (size_t)snprintf(text + at, sizeof text - at, " portable for the other schemes");
+    if (at < sizeof text && level == ISA_AVX2) /* the plan the avx2 split block ran (filters.h) */
+        snprintf(text + at, sizeof text - at, "; split block blocks fetched %s", fetch_plan_name(filter_fetch_plan()));
     return text;
 }

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "base/cache.h"
+#include "base/cpu.h"
 #include "filter/layout.h"
 #include "filter/stage.h"
 
@@ -156,3 +157,23 @@ int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx,
 
 int filter_beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
 int filter_beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }
+
+static fetch_plan forced_plan = FETCH_PLAN_CPU;
+
+fetch_plan filter_fetch_plan(void)
+{
+    if (forced_plan != FETCH_PLAN_CPU)
+        return forced_plan;
+    /* Racing threads store the same value: cpuid has no side effects. */
+    static volatile int core_plan = FETCH_PLAN_CPU;
+    if (core_plan == FETCH_PLAN_CPU)
+        core_plan = cpu_x86_vendor() == CPU_VENDOR_AMD && cpu_x86_family() >= 26 ? FETCH_WINDOW : FETCH_AHEAD;
+    return (fetch_plan)core_plan;
+}
+
+void filter_fetch_plan_set(fetch_plan plan) { forced_plan = plan; }
+
+const char *fetch_plan_name(fetch_plan plan)
+{
+    return plan == FETCH_AHEAD ? "ahead" : plan == FETCH_WINDOW ? "window" : "the core's";
+}

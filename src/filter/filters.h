@@ -130,6 +130,25 @@ void filter_stage_min_bytes_set(uint64_t bytes);
 int filter_beyond_l2(const filter *f);
 int filter_beyond_llc(const filter *f);
 
+/* How the AVX2 split block loop brings a key's block near before its bits
+ * are set or tested, by what each core was measured to do best
+ * (docs/PERFORMANCE.md).  FETCH_AHEAD: a prefetch into L1 as the key is
+ * hashed once the filter is beyond L2, and beyond the last-level cache two
+ * steps (into L2 128 keys ahead, into L1 32 keys ahead); the faster way on
+ * Zen 3 and the Intel Xeon of earlier sessions, whose windows did not
+ * cover a last-level-cache miss.  FETCH_WINDOW: no prefetch up to the
+ * last-level cache, where the out-of-order window overlaps the misses and
+ * the prefetches' loads and extracts only cost, and one prefetch into L1
+ * 128 keys ahead beyond it; the faster way on Zen 5 (AMD family 26), and
+ * what the AVX-512 loop does.  The plan is AMD family 26 on's WINDOW, every
+ * other core's AHEAD; filter_fetch_plan_set forces one (the tests run the
+ * loop under both), FETCH_PLAN_CPU goes back to the core's.  It decides how
+ * the loop fetches, never which bits it sets. */
+typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
+fetch_plan filter_fetch_plan(void);
+void filter_fetch_plan_set(fetch_plan plan);
+const char *fetch_plan_name(fetch_plan plan);
+
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
 /* Set the bits of every insert still staged (a standard or partitioned
  * filter beyond the cache stages its inserts: stage.c).  Call it after
