@@ -134,6 +134,7 @@ static void source_fill(source *s, uint64_t n, key_side side, uint64_t first, si
         s->own[s->owned++] = key;
         b->ptr[j] = key;
         b->len[j] = (uint32_t)len;
+        b->packed8 = 0; /* a key changed after the fill (key_batch.h) */
     }
 }
 
