@@ -643,12 +643,9 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
     return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
 }
 
-/* How a key's block is prefetched as it is hashed: not at all while the
- * filter fits in L2 (there the prefetches cost more than they hide:
- * docs/PERFORMANCE.md) or, under the FETCH_WINDOW plan (filters.h), the
- * last-level cache, else for reading or for writing into L1; FETCH_L2
- * (prefetcht1) brings it into L2 only, the first of two steps beyond the
- * last-level cache (SPLIT_FAR_RING). */
+/* A block's prefetch: none, for reading or for writing into L1, or
+ * (FETCH_L2, prefetcht1) into L2 only, the first of two steps
+ * (SHAPE_FAR_TWO_STEPS). */
 enum { FETCH_NONE, FETCH_READ, FETCH_WRITE, FETCH_L2 };
 
 LOOP void split_prefetch(const unsigned char *p, int fetch)
@@ -668,20 +665,31 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
  * cache, 64 faster beyond it: docs/PERFORMANCE.md). */
 #define SPLIT_RING 16
 
-/* Beyond the last-level cache a block is fetched SPLIT_FAR_RING groups (128
- * keys) ahead of its work, the ring that long, in one of two ways (far;
- * filters.h's filter_fetch_plan picks one for the core):
- * FAR_TWO_STEPS, into L2 as its key is hashed, then into L1 from its slot
- * SPLIT_NEAR groups (32 keys) ahead: measured faster on a Zen 3 than one
- * prefetch into L1 64 or 128 keys ahead (the loops and a synthetic one:
- * docs/PERFORMANCE.md, 2026-12-05, session 14; 128 keys rather than 96 on
- * a Zen 5, session 16); FAR_ONE_STEP, into L1 as its key is hashed,
- * measured faster than the two steps on a Zen 5 (session 17), as the
- * AVX-512 loop's one prefetch had been.  FAR_NONE: the filter lies within
- * the cache.  Either way the bits are the same. */
+/* How a block comes near before its key's work (its shape: the filter's
+ * size and the core's plan, filters.h's filter_fetch_plan, pick one in
+ * split_insert_stamp; the bits are the same whichever):
+ *   SHAPE_AT_HASH        prefetched (fetch) as its key is hashed, SPLIT_RING
+ *                        groups ahead, or not at all (FETCH_NONE: in L2,
+ *                        where the prefetches cost more than they hide);
+ *   SHAPE_FROM_RING      prefetched from its slot SPLIT_NEAR groups (32
+ *                        keys) ahead of its work: a load and a prefetch a
+ *                        key, no vector work, where SHAPE_AT_HASH takes the
+ *                        address out of a vector register;
+ *   SHAPE_FAR_ONE_STEP   into L1 as its key is hashed, SPLIT_FAR_RING
+ *                        groups (128 keys) ahead;
+ *   SHAPE_FAR_TWO_STEPS  into L2 as its key is hashed, SPLIT_FAR_RING groups
+ *                        ahead, then into L1 from its slot SPLIT_NEAR
+ *                        groups ahead.
+ * Beyond the last-level cache the two steps were faster on a Zen 3 than
+ * one prefetch into L1 64 or 128 keys ahead (the loops and a synthetic one:
+ * docs/PERFORMANCE.md, 2026-12-05, session 14; 128 keys rather than 96 on a
+ * Zen 5, session 16), the one step faster on a Zen 5 (session 17), as the
+ * AVX-512 loop's had been; within it, SHAPE_AT_HASH's prefetches paid on
+ * the Zen 3, and on the Zen 5 only SHAPE_FROM_RING's, and only where most
+ * blocks miss L2 (session 17). */
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
-enum { FAR_NONE, FAR_TWO_STEPS, FAR_ONE_STEP };
+enum { SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS };
 
 /* The groups in flight: slot g holds a group's hashes (their low 32 bits
  * make the masks), its blocks' addresses, where its answers go and how
@@ -694,13 +702,19 @@ typedef struct {
     unsigned live[SPLIT_FAR_RING];
 } split_ring;
 
-/* The ring's slots (far: beyond the last-level cache), and where its
- * blocks are prefetched as they are placed. */
-LOOP size_t split_ring_slots(int far) { return far != FAR_NONE ? SPLIT_FAR_RING : SPLIT_RING; }
-LOOP int split_place_fetch(int fetch, int far) { return far == FAR_TWO_STEPS ? FETCH_L2 : fetch; }
+/* A shape's ring slots, the prefetch as a group is placed (hashed), and
+ * whether its blocks are prefetched again from their slots SPLIT_NEAR
+ * steps before their work. */
+LOOP int split_far(int shape) { return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS; }
+LOOP size_t split_ring_slots(int shape) { return split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING; }
+LOOP int split_place_fetch(int fetch, int shape)
+{
+    return shape == SHAPE_FAR_TWO_STEPS ? FETCH_L2 : shape == SHAPE_FROM_RING ? FETCH_NONE : fetch;
+}
+LOOP int split_from_slot(int shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
 
-/* FAR_TWO_STEPS only: the blocks of the group worked SPLIT_NEAR steps from
- * now (slot g of the ring) into L1. */
+/* The blocks of the group worked SPLIT_NEAR steps from now (slot g of the
+ * ring) into L1 (split_from_slot's shapes). */
 LOOP void split_near(const split_ring *r, size_t g, int fetch)
 {
     for (unsigned l = 0; l < 4; l++)
@@ -820,10 +834,10 @@ static int batches_full_packed(const key_batch *batches, size_t count)
  * at each call: one loop stamped per choice. */
 LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                            const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                           int far)
+                           int shape)
 {
     const split_lanes c = split_lanes_of(words, blocks, keyed);
-    const size_t slots = split_ring_slots(far);
+    const size_t slots = split_ring_slots(shape);
     split_ring ring;
     size_t yes = 0, done = 0, groups = 0;
     for (size_t t = 0; t < count; t++) {
@@ -834,10 +848,10 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
             const size_t g = groups % slots;
             if (groups >= slots)
                 yes += split_work_group(c.salt, &ring, groups - slots, slots, answer, insert);
-            if (far == FAR_TWO_STEPS && groups + SPLIT_NEAR >= slots)
+            if (split_from_slot(shape) && groups + SPLIT_NEAR >= slots)
                 split_near(&ring, (groups + SPLIT_NEAR) % slots, fetch);
             split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g],
-                         split_place_fetch(fetch, far));
+                         split_place_fetch(fetch, shape));
             ring.out[g] = done + j;
             ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
         }
@@ -850,7 +864,7 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
 
 /* split_ring_run for full batches of packed keys (batches_full_packed):
  * a batch is 8 groups, and the ring 2 batches (4 beyond the last-level
- * cache: far), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
+ * cache: split_far), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
  * and the 8 steps of a batch, unrolled, address them from the batch's base
  * (no key counts or answer places kept); step j of batch t works the group
  * hashed a ring earlier into the same slot before it places its own. */
@@ -858,10 +872,10 @@ _Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATC
                "the rings are 2 and 4 full batches of groups, the near prefetch one batch ahead");
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                            int far)
+                            int shape)
 {
     const split_lanes c = split_lanes_of(words, blocks, keyed);
-    const size_t slots = split_ring_slots(far), ring_batches = slots / (KEY_BATCH / 4);
+    const size_t slots = split_ring_slots(shape), ring_batches = slots / (KEY_BATCH / 4);
     split_ring ring;
     size_t yes = 0;
     for (size_t t = 0; t < count; t++) {
@@ -874,10 +888,10 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
         for (size_t j = 0; j < KEY_BATCH / 4; j++) {
             if (t >= ring_batches)
                 yes += split_work4(c.salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
-            if (far == FAR_TWO_STEPS && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
+            if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
                 split_near(&ring, next + j, fetch);
             split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
-                         split_place_fetch(fetch, far));
+                         split_place_fetch(fetch, shape));
         }
     }
     const size_t groups = count * (KEY_BATCH / 4);
@@ -889,10 +903,10 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
 
 /* The keys of the batches set or tested: a call of a few keys one at a
  * time (nothing to overlap), else split_ring_full or split_ring_run, with
- * the fetch its caller chose for the filter's size and the core (far). */
+ * the fetch and shape its caller chose for the filter's size and the core. */
 LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
                              const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                             int far)
+                             int shape)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     if (count == 1 && batches[0].count < 4) {
@@ -907,8 +921,8 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         return yes;
     }
     if (batches_full_packed(batches, count))
-        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, far);
-    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, far);
+        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, shape);
+    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, shape);
 }
 
 LOOP void split_insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
@@ -935,44 +949,50 @@ static int split_query_hash(const filter *f, uint64_t h)
 
 FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
 
-/* One hash's loops, stamped per way of fetching a block, by the filter's
- * size and the core's plan (filters.h's filter_fetch_plan): none in L2
- * (and, FETCH_WINDOW, up to the last-level cache), one prefetch into L1
- * beyond L2 (FETCH_AHEAD), FAR_TWO_STEPS (FETCH_AHEAD) or FAR_ONE_STEP
- * (FETCH_WINDOW) beyond the last-level cache; for a query, with and
- * without the answers' stores. */
+/* One hash's loops, stamped per way of fetching a block (the shapes above),
+ * chosen by the filter's size and the core's plan (filters.h's
+ * filter_fetch_plan): FETCH_AHEAD none in L2, SHAPE_AT_HASH beyond it and
+ * SHAPE_FAR_TWO_STEPS beyond the last-level cache; FETCH_WINDOW none while
+ * most blocks hit L2, SHAPE_FROM_RING up to the last-level cache and
+ * SHAPE_FAR_ONE_STEP beyond it; for a query, with and without the answers'
+ * stores. */
 LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
-    const int window = filter_fetch_plan() == FETCH_WINDOW;
-    if (filter_beyond_llc(f) && window)
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, FAR_ONE_STEP);
+    const fetch_plan plan = filter_fetch_plan();
+    uint64_t *const w = f->words;
+    if (filter_beyond_llc(f) && plan == FETCH_WINDOW)
+        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_FAR_ONE_STEP);
     else if (filter_beyond_llc(f))
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, FAR_TWO_STEPS);
-    else if (filter_beyond_l2(f) && !window)
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, FAR_NONE);
+        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_FAR_TWO_STEPS);
+    else if (plan == FETCH_AHEAD && filter_beyond_l2(f))
+        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_AT_HASH);
+    else if (plan == FETCH_WINDOW && filter_mostly_beyond_l2(f))
+        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_FROM_RING);
     else
-        splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, FAR_NONE);
+        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, SHAPE_AT_HASH);
 }
 
 LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                              unsigned char *answer, int fetch, int far)
+                              unsigned char *answer, int fetch, int shape)
 {
     if (answer == NULL)
-        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch, far);
-    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch, far);
+        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch, shape);
+    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch, shape);
 }
 
 LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                               unsigned char *answer)
 {
-    const int window = filter_fetch_plan() == FETCH_WINDOW;
-    if (filter_beyond_llc(f) && window)
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, FAR_ONE_STEP);
+    const fetch_plan plan = filter_fetch_plan();
+    if (filter_beyond_llc(f) && plan == FETCH_WINDOW)
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_FAR_ONE_STEP);
     if (filter_beyond_llc(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, FAR_TWO_STEPS);
-    if (filter_beyond_l2(f) && !window)
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, FAR_NONE);
-    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, FAR_NONE);
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_FAR_TWO_STEPS);
+    if (plan == FETCH_AHEAD && filter_beyond_l2(f))
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_AT_HASH);
+    if (plan == FETCH_WINDOW && filter_mostly_beyond_l2(f))
+        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_FROM_RING);
+    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, SHAPE_AT_HASH);
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)

@@ -156,6 +156,7 @@ int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx,
 }
 
 int filter_beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
+int filter_mostly_beyond_l2(const filter *f) { return f->word_count * 8 > 2 * cache_l2_bytes(); }
 int filter_beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }
 
 static fetch_plan forced_plan = FETCH_PLAN_CPU;

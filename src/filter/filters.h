@@ -125,9 +125,10 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
 uint64_t filter_stage_min_bytes(void);
 void filter_stage_min_bytes_set(uint64_t bytes);
 /* Where a filter's words lie against this machine's caches (cache.h), for
- * the loops that prefetch by it: beyond L2, and beyond the last-level
- * cache (filter_stage_min_bytes). */
+ * the loops that prefetch by it: beyond L2, beyond twice L2 (most of its
+ * blocks miss L2), and beyond the last-level cache (filter_stage_min_bytes). */
 int filter_beyond_l2(const filter *f);
+int filter_mostly_beyond_l2(const filter *f);
 int filter_beyond_llc(const filter *f);
 
 /* How the AVX2 split block loop brings a key's block near before its bits
@@ -136,11 +137,13 @@ int filter_beyond_llc(const filter *f);
  * hashed once the filter is beyond L2, and beyond the last-level cache two
  * steps (into L2 128 keys ahead, into L1 32 keys ahead); the faster way on
  * Zen 3 and the Intel Xeon of earlier sessions, whose windows did not
- * cover a last-level-cache miss.  FETCH_WINDOW: no prefetch up to the
- * last-level cache, where the out-of-order window overlaps the misses and
- * the prefetches' loads and extracts only cost, and one prefetch into L1
- * 128 keys ahead beyond it; the faster way on Zen 5 (AMD family 26), and
- * what the AVX-512 loop does.  The plan is AMD family 26 on's WINDOW, every
+ * cover a last-level-cache miss.  FETCH_WINDOW: no prefetch as a key is
+ * hashed up to the last-level cache, where the out-of-order window
+ * overlaps the misses and the prefetches' extracts from vector registers
+ * only cost (where most blocks miss L2, one from the key's ring slot 32 keys
+ * ahead, a scalar load and a prefetch), and one prefetch into L1 128 keys
+ * ahead beyond it; the faster way on Zen 5 (AMD family 26), and beyond the
+ * last-level cache what the AVX-512 loop does.  The plan is AMD family 26 on's WINDOW, every
  * other core's AHEAD; filter_fetch_plan_set forces one (the tests run the
  * loop under both), FETCH_PLAN_CPU goes back to the core's.  It decides how
  * the loop fetches, never which bits it sets. */
