@@ -856,6 +856,10 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
  * latency of the loop's work; 192 and 256 measured alike). */
 #define SB_RING 8
 #define SB_FAR_RING 16
+/* Where most blocks miss L2 within the last-level cache, a block is
+ * prefetched from its slot SB_NEAR steps (32 keys) before its work: scalar
+ * loads of addresses stored steps ago (sb_stamp). */
+#define SB_NEAR (SB_RING / 2)
 
 /* A step in flight: each of its keys' mask (the eight bits it sets or
  * tests, made at hashing time: two keys' masks a zmm register there, where
@@ -950,12 +954,25 @@ LOOP unsigned sb_work_slot(const sb_slot *slot, unsigned char *answer, int inser
     return sb_work8(slot->mask, slot->block, slot->live, answer != NULL ? answer + slot->out : NULL, insert);
 }
 
+/* The blocks of a slot into L1 (for writing when insert). */
+LOOP void sb_prefetch_slot(const sb_slot *slot, int insert)
+{
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 8; l++) {
+        if (insert)
+            __builtin_prefetch(slot->block[l], 1, 3);
+        else
+            __builtin_prefetch(slot->block[l], 0, 3);
+    }
+}
+
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
- * is set or tested, then the next eight keys are hashed into its slot.
- * The hash, the prefetch and the ring's length are constants at each
- * call: one loop stamped per choice. */
+ * is set or tested, the blocks of the step due SB_NEAR steps from now
+ * prefetched from its slot when from_slot, then the next eight keys are
+ * hashed into its slot.  The hash, the prefetches and the ring's length
+ * are constants at each call: one loop stamped per choice. */
 LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
-                        size_t count, unsigned char *answer, int insert, int fetch, size_t slots)
+                        size_t count, unsigned char *answer, int insert, int fetch, int from_slot, size_t slots)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
     sb_slot ring[SB_FAR_RING];
@@ -967,6 +984,8 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
             sb_slot *slot = &ring[steps % slots];
             if (steps >= slots)
                 yes += sb_work_slot(slot, answer, insert);
+            if (from_slot && __builtin_expect(steps + SB_NEAR >= slots, 1)) /* in line: all but a call's first steps */
+                sb_prefetch_slot(&ring[(steps + SB_NEAR) % slots], insert);
             sb_place8(hash, &c, batch_keys8_lanes(keys, j), slot->mask, slot->block, fetch);
             slot->out = done + j;
             slot->live = n - j >= 8 ? 8 : (unsigned)(n - j);
@@ -978,20 +997,24 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
     return yes;
 }
 
-/* The loop for the filter's size: no prefetch up to the last-level cache
- * (the out-of-order window overlaps its misses; the prefetches, a load and
- * a prefetch a key, cost more than they hid there), then one into L1 as a
- * key is hashed, SB_FAR_RING steps ahead (the timings:
- * docs/PERFORMANCE.md, 2026-12-05, session 16); a query stamped with and
- * without answers. */
+/* The loop for the filter's size: no prefetch while most blocks hit L2
+ * (the out-of-order window overlaps the misses; prefetches, a load and a
+ * prefetch a key, cost more than they hid there), then up to the
+ * last-level cache one from each block's slot SB_NEAR steps ahead, beyond
+ * it one into L1 as a key is hashed, SB_FAR_RING steps ahead (the timings,
+ * on a Zen 5: docs/PERFORMANCE.md, 2026-12-05, session 16, and 2026-12-06,
+ * session 17; as filters.h's FETCH_WINDOW plan for the AVX2 loop); a query
+ * stamped with and without answers. */
 LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                      unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     if (filter_beyond_llc(f))
-        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, insert ? 2 : 1,
+        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, insert ? 2 : 1, 0,
                            SB_FAR_RING);
-    return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, 0, SB_RING);
+    if (filter_mostly_beyond_l2(f))
+        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, 0, 1, SB_RING);
+    return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, 0, 0, SB_RING);
 }
 
 void avx512_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
