@@ -764,6 +764,24 @@ Test(batch, core_family_and_fetch_plan)
     cr_assert_eq(filter_fetch_plan(), vendor == CPU_VENDOR_AMD && family >= 26 ? FETCH_WINDOW : FETCH_AHEAD);
     cr_log_info("this core: vendor %d, family %u: the AVX2 split block's blocks fetched %s", (int)vendor, family,
                 fetch_plan_name(filter_fetch_plan()));
+    if (cpu_isa_supported() < ISA_AVX2)
+        return;
+    /* the loops line at the avx2 level names the plan in force */
+    char *saved = getenv("BLOOMLAB_ISA") != NULL ? strdup(getenv("BLOOMLAB_ISA")) : NULL;
+    setenv("BLOOMLAB_ISA", "avx2", 1);
+    const fetch_plan plans[] = {FETCH_AHEAD, FETCH_WINDOW};
+    for (size_t p = 0; p < 2; p++) {
+        filter_fetch_plan_set(plans[p]);
+        char want[64];
+        snprintf(want, sizeof want, "; split block fetch plan: %s", fetch_plan_name(plans[p]));
+        cr_assert(strstr(filter_ops_description(), want) != NULL, "%s", filter_ops_description());
+    }
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
+    if (saved != NULL)
+        setenv("BLOOMLAB_ISA", saved, 1);
+    else
+        unsetenv("BLOOMLAB_ISA");
+    free(saved);
 }
 
 /* Keys that do not lie side by side (words, urls of 8 bytes are rare) take

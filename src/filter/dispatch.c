@@ -482,6 +482,6 @@ const char *filter_ops_description(void)
     if (at < sizeof text)
         at += (size_t)snprintf(text + at, sizeof text - at, " portable for the other schemes");
     if (at < sizeof text && level == ISA_AVX2) /* the plan the avx2 split block ran (filters.h) */
-        snprintf(text + at, sizeof text - at, "; split block blocks fetched %s", fetch_plan_name(filter_fetch_plan()));
+        snprintf(text + at, sizeof text - at, "; split block fetch plan: %s", fetch_plan_name(filter_fetch_plan()));
     return text;
 }

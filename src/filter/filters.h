@@ -142,11 +142,11 @@ int filter_beyond_llc(const filter *f);
  * overlaps the misses and the prefetches' extracts from vector registers
  * only cost (where most blocks miss L2, one from the key's ring slot 32 keys
  * ahead, a scalar load and a prefetch), and one prefetch into L1 128 keys
- * ahead beyond it; the faster way on Zen 5 (AMD family 26), and beyond the
- * last-level cache what the AVX-512 loop does.  The plan is AMD family 26 on's WINDOW, every
- * other core's AHEAD; filter_fetch_plan_set forces one (the tests run the
- * loop under both), FETCH_PLAN_CPU goes back to the core's.  It decides how
- * the loop fetches, never which bits it sets. */
+ * ahead beyond it; the faster way on Zen 5 (AMD family 26), and what the
+ * AVX-512 loop does.  AMD family 26 and later take FETCH_WINDOW, every
+ * other core FETCH_AHEAD; filter_fetch_plan_set forces one (the tests run
+ * the loop under both), FETCH_PLAN_CPU goes back to the core's.  It
+ * decides how the loop fetches, never which bits it sets. */
 typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
 fetch_plan filter_fetch_plan(void);
 void filter_fetch_plan_set(fetch_plan plan);
