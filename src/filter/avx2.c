@@ -453,12 +453,14 @@ size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const
 /* The split block's salt as eight 32-bit lanes. */
 LOOP __m256i split_salt(void) { return _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT); }
 
-/* The key's eight bits: 32-bit word i gets bit (h32 SALT[i]) >> 27. */
-LOOP __m256i splitblock_mask(uint64_t u, __m256i salt)
+/* The key's eight bits: 32-bit word i gets bit (h32 SALT[i]) >> 27; one
+ * is 1 in every lane (a loop keeps it in a register: split_lanes). */
+LOOP __m256i splitblock_mask_of(uint64_t u, __m256i salt, __m256i one)
 {
     const __m256i h = _mm256_set1_epi32((int)(uint32_t)u);
-    return _mm256_sllv_epi32(_mm256_set1_epi32(1), _mm256_srli_epi32(_mm256_mullo_epi32(h, salt), 27));
+    return _mm256_sllv_epi32(one, _mm256_srli_epi32(_mm256_mullo_epi32(h, salt), 27));
 }
+LOOP __m256i splitblock_mask(uint64_t u, __m256i salt) { return splitblock_mask_of(u, salt, _mm256_set1_epi32(1)); }
 
 /* The first word of the key's block: ((u >> 32) blocks) >> 32 blocks of
  * four words (blocks < 2^32: one 32 x 32-bit product). */
@@ -722,16 +724,19 @@ LOOP void split_near(const split_ring *r, size_t g, int fetch)
 }
 
 /* What a ring loop's every step uses, in every lane: the filter's address
- * and block count, the hash's per-call constant (keys8_constant), and the
- * split block's salts. */
+ * and block count, the hash's per-call constant (keys8_constant), the
+ * split block's salts, and 1 (the masks' bit: kept in a register, where
+ * gcc rebuilt it from a general register every group). */
 typedef struct {
-    __m256i bytes, blocks, keyed, salt;
+    __m256i bytes, blocks, keyed, salt, one;
 } split_lanes;
 
 LOOP split_lanes split_lanes_of(const uint64_t *words, uint64_t blocks, uint64_t keyed)
 {
+    __m256i one = _mm256_set1_epi32(1);
+    __asm__("" : "+x"(one)); /* a value gcc cannot rematerialise: it stays in its register */
     return (split_lanes){_mm256_set1_epi64x((long long)(uintptr_t)words), _mm256_set1_epi64x((long long)blocks),
-                         _mm256_set1_epi64x((long long)keyed), split_salt()};
+                         _mm256_set1_epi64x((long long)keyed), split_salt(), one};
 }
 
 /* Four keys x hashed into a slot: their hashes, each key's block,
@@ -752,10 +757,10 @@ LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, uint64_
 
 /* A key of hash h in its block: its mask ORed in, or tested there
  * (returns 1 when all eight bits are set; insert returns 0). */
-LOOP unsigned split_key_work(__m256i salt, uint64_t h, void *block_bytes, int insert)
+LOOP unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *block_bytes, int insert)
 {
     __m256i *block = (__m256i *)block_bytes;
-    const __m256i mask = splitblock_mask(h, salt);
+    const __m256i mask = splitblock_mask_of(h, salt, one);
     if (insert) {
         _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), mask));
         return 0;
@@ -767,7 +772,7 @@ LOOP unsigned split_key_work(__m256i salt, uint64_t h, void *block_bytes, int in
  * 1 when all eight bits are set (insert: 0). */
 LOOP unsigned split_hashed_key(uint64_t *words, uint64_t blocks, __m256i salt, uint64_t h, int insert)
 {
-    return split_key_work(salt, h, &words[splitblock_word(h, blocks)], insert);
+    return split_key_work(salt, _mm256_set1_epi32(1), h, &words[splitblock_word(h, blocks)], insert);
 }
 
 /* One 8-byte key worked at once, unstaged (a call of fewer than four keys,
@@ -781,13 +786,13 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
 /* A group set or tested from its slot (its hashes h, its blocks' addresses
  * block): its first `live` keys, their answers to answer[0 ..] when answer
  * is not NULL. */
-LOOP unsigned split_work4(__m256i salt, const uint64_t *h, unsigned char *const *block, unsigned live,
+LOOP unsigned split_work4(__m256i salt, __m256i one, const uint64_t *h, unsigned char *const *block, unsigned live,
                           unsigned char *answer, int insert)
 {
     unsigned yes = 0;
 #define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
-        const unsigned all = split_key_work(salt, h[l], block[l], insert);                                   \
+        const unsigned all = split_key_work(salt, one, h[l], block[l], insert);                                   \
         yes += all;                                                                                          \
         if (answer != NULL)                                                                                  \
             answer[l] = (unsigned char)all;                                                                  \
@@ -808,11 +813,11 @@ LOOP unsigned split_work4(__m256i salt, const uint64_t *h, unsigned char *const 
 /* Group i of a run (counted from the call's first) set or tested from its
  * slot, the ring (of `slots`) keeping its key count and the place of its
  * answers. */
-LOOP unsigned split_work_group(__m256i salt, const split_ring *r, size_t i, size_t slots, unsigned char *answer,
-                               int insert)
+LOOP unsigned split_work_group(__m256i salt, __m256i one, const split_ring *r, size_t i, size_t slots,
+                               unsigned char *answer, int insert)
 {
     const size_t g = i % slots;
-    return split_work4(salt, r->h[g], r->block[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
+    return split_work4(salt, one, r->h[g], r->block[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
 }
 
 /* 1 when every batch is full and its keys packed (what keyset_fill makes
@@ -847,7 +852,7 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         for (size_t j = 0; j < n; j += 4, groups++) {
             const size_t g = groups % slots;
             if (groups >= slots)
-                yes += split_work_group(c.salt, &ring, groups - slots, slots, answer, insert);
+                yes += split_work_group(c.salt, c.one, &ring, groups - slots, slots, answer, insert);
             if (split_from_slot(shape) && groups + SPLIT_NEAR >= slots)
                 split_near(&ring, (groups + SPLIT_NEAR) % slots, fetch);
             split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g],
@@ -858,7 +863,7 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         done += n;
     }
     for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
-        yes += split_work_group(c.salt, &ring, i, slots, answer, insert);
+        yes += split_work_group(c.salt, c.one, &ring, i, slots, answer, insert);
     return yes;
 }
 
@@ -887,7 +892,7 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
 #pragma GCC unroll 8
         for (size_t j = 0; j < KEY_BATCH / 4; j++) {
             if (t >= ring_batches)
-                yes += split_work4(c.salt, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
+                yes += split_work4(c.salt, c.one, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
             if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
                 split_near(&ring, next + j, fetch);
             split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
@@ -896,8 +901,8 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
     }
     const size_t groups = count * (KEY_BATCH / 4);
     for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
-        yes += split_work4(c.salt, ring.h[i % slots], ring.block[i % slots], 4, answer != NULL ? answer + 4 * i : NULL,
-                           insert);
+        yes += split_work4(c.salt, c.one, ring.h[i % slots], ring.block[i % slots], 4,
+                           answer != NULL ? answer + 4 * i : NULL, insert);
     return yes;
 }
 
