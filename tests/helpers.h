@@ -137,4 +137,23 @@ static inline void build_plugin(const char *so_path, const char *source)
     unlink(c_path);
 }
 
+/* BLOOMLAB_ISA set to level for a while (the vector level a test forces):
+ * returns what it was, for isa_env_restore to put back (or unset). */
+static inline char *isa_env_set(const char *level)
+{
+    const char *before = getenv("BLOOMLAB_ISA");
+    char *saved = before != NULL ? strdup(before) : NULL;
+    setenv("BLOOMLAB_ISA", level, 1);
+    return saved;
+}
+
+static inline void isa_env_restore(char *saved)
+{
+    if (saved != NULL)
+        setenv("BLOOMLAB_ISA", saved, 1);
+    else
+        unsetenv("BLOOMLAB_ISA");
+    free(saved);
+}
+
 #endif

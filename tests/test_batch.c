@@ -21,6 +21,7 @@
 #include "harness/keys.h"
 #include "base/pcg.h"
 #include "filter/stage.h"
+#include "helpers.h"
 
 typedef struct {
     layout_kind layout;
@@ -687,8 +688,7 @@ Test(batch, isa_dispatch)
     }
     for (int l = 0; l < LAYOUT_COUNT; l++)
         cr_assert(filter_ops_for((layout_kind)l, SCHEME_IDEAL).query == filter_ops_portable((layout_kind)l, SCHEME_IDEAL).query);
-    const char *before = getenv("BLOOMLAB_ISA");
-    char *saved = before != NULL ? strdup(before) : NULL;
+    char *saved = isa_env_set("portable");
     filter_ops at[ISA_COUNT][6];
     static const char *const LEVELS[] = {"portable", "avx2", "avx512"};
     for (int i = 0; i < ISA_COUNT; i++) {
@@ -718,11 +718,7 @@ Test(batch, isa_dispatch)
     cr_assert_eq(cpu_isa_env_check(err, sizeof err), -1);
     cr_assert(strstr(err, "sse9") != NULL, "%s", err);
     cr_assert_eq(cpu_isa(), cpu_isa_supported(), "an unknown level caps nothing (main refuses it first)");
-    if (saved != NULL)
-        setenv("BLOOMLAB_ISA", saved, 1);
-    else
-        unsetenv("BLOOMLAB_ISA");
-    free(saved);
+    isa_env_restore(saved);
 }
 
 /* The core's vendor and family as the kernel reads them (/proc/cpuinfo's
@@ -767,8 +763,7 @@ Test(batch, core_family_and_fetch_plan)
     if (cpu_isa_supported() < ISA_AVX2)
         return;
     /* the loops line at the avx2 level names the plan in force */
-    char *saved = getenv("BLOOMLAB_ISA") != NULL ? strdup(getenv("BLOOMLAB_ISA")) : NULL;
-    setenv("BLOOMLAB_ISA", "avx2", 1);
+    char *saved = isa_env_set("avx2");
     const fetch_plan plans[] = {FETCH_AHEAD, FETCH_WINDOW};
     for (size_t p = 0; p < 2; p++) {
         filter_fetch_plan_set(plans[p]);
@@ -777,11 +772,7 @@ Test(batch, core_family_and_fetch_plan)
         cr_assert(strstr(filter_ops_description(), want) != NULL, "%s", filter_ops_description());
     }
     filter_fetch_plan_set(FETCH_PLAN_CPU);
-    if (saved != NULL)
-        setenv("BLOOMLAB_ISA", saved, 1);
-    else
-        unsetenv("BLOOMLAB_ISA");
-    free(saved);
+    isa_env_restore(saved);
 }
 
 /* Keys that do not lie side by side (words, urls of 8 bytes are rare) take

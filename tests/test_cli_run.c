@@ -98,17 +98,11 @@ static void expect_same_rows(const char *flags_a, const char *flags_b, const cha
     snprintf(path_b, sizeof path_b, "%s/b.csv", dir);
     snprintf(args, sizeof args, "run %s -o %s %s --quiet", ini, path_a, flags_a);
     run_ok(args);
-    const char *isa_before = getenv("BLOOMLAB_ISA");
-    char *saved_isa = isa_before != NULL ? strdup(isa_before) : NULL;
-    if (isa != NULL)
-        setenv("BLOOMLAB_ISA", isa, 1);
+    char *saved_isa = isa != NULL ? isa_env_set(isa) : NULL;
     snprintf(args, sizeof args, "run %s -o %s %s --quiet", ini, path_b, flags_b);
     run_ok(args);
-    if (saved_isa != NULL)
-        setenv("BLOOMLAB_ISA", saved_isa, 1);
-    else
-        unsetenv("BLOOMLAB_ISA");
-    free(saved_isa);
+    if (isa != NULL)
+        isa_env_restore(saved_isa);
     char *a = file_rows(path_a), *b = file_rows(path_b);
     cr_assert_eq(count_lines(a), MIXED_CELLS);
     cr_assert_str_eq(a, b, "%s", why);
