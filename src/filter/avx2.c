@@ -667,31 +667,19 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
  * cache, 64 faster beyond it: docs/PERFORMANCE.md). */
 #define SPLIT_RING 16
 
-/* How a block comes near before its key's work (its shape: the filter's
- * size and the core's plan, filters.h's filter_fetch_plan, pick one in
- * split_insert_stamp; the bits are the same whichever):
- *   SHAPE_AT_HASH        prefetched (fetch) as its key is hashed, SPLIT_RING
- *                        groups ahead, or not at all (FETCH_NONE: in L2,
- *                        where the prefetches cost more than they hide);
- *   SHAPE_FROM_RING      prefetched from its slot SPLIT_NEAR groups (32
- *                        keys) ahead of its work: a load and a prefetch a
- *                        key, no vector work, where SHAPE_AT_HASH takes the
- *                        address out of a vector register;
- *   SHAPE_FAR_ONE_STEP   into L1 as its key is hashed, SPLIT_FAR_RING
- *                        groups (128 keys) ahead;
- *   SHAPE_FAR_TWO_STEPS  into L2 as its key is hashed, SPLIT_FAR_RING groups
- *                        ahead, then into L1 from its slot SPLIT_NEAR
- *                        groups ahead.
- * Beyond the last-level cache the two steps were faster on a Zen 3 than
- * one prefetch into L1 64 or 128 keys ahead (the loops and a synthetic one:
- * docs/PERFORMANCE.md, 2026-12-05, session 14; 128 keys rather than 96 on a
- * Zen 5, session 16), the one step faster on a Zen 5 (session 17), as the
- * AVX-512 loop's had been; within it, SHAPE_AT_HASH's prefetches paid on
- * the Zen 3, and on the Zen 5 only SHAPE_FROM_RING's, and only where most
- * blocks miss L2 (session 17). */
+/* A block's fetch shape (filters.h's fetch_shape: the core's plan and the
+ * filter's size pick it): beyond the last-level cache a ring of
+ * SPLIT_FAR_RING groups (128 keys), the second prefetch (from the slot)
+ * SPLIT_NEAR groups (32 keys) before the work.  Beyond the last-level cache
+ * the two steps were faster on a Zen 3 than one prefetch into L1 64 or 128
+ * keys ahead (the loops and a synthetic one: docs/PERFORMANCE.md,
+ * 2026-12-05, session 14; 128 keys rather than 96 on a Zen 5, session 16),
+ * the one step faster on a Zen 5 (session 17), as the AVX-512 loop's had
+ * been; within it, SHAPE_AT_HASH's prefetches paid on the Zen 3, and on the
+ * Zen 5 only SHAPE_FROM_RING's, and only where most blocks miss L2
+ * (session 17).  The bits are the same whichever. */
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
-enum { SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS };
 
 /* The groups in flight: slot g holds a group's hashes (their low 32 bits
  * make the masks), its blocks' addresses, where its answers go and how
@@ -704,16 +692,19 @@ typedef struct {
     unsigned live[SPLIT_FAR_RING];
 } split_ring;
 
-/* A shape's ring slots, the prefetch as a group is placed (hashed), and
- * whether its blocks are prefetched again from their slots SPLIT_NEAR
- * steps before their work. */
-LOOP int split_far(int shape) { return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS; }
-LOOP size_t split_ring_slots(int shape) { return split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING; }
-LOOP int split_place_fetch(int fetch, int shape)
+/* A shape's ring slots; its prefetch into L1 (for writing when insert);
+ * the prefetch as a group is placed (hashed); and whether its blocks are
+ * prefetched again from their slots SPLIT_NEAR steps before their work. */
+LOOP int split_far(fetch_shape shape) { return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS; }
+LOOP size_t split_ring_slots(fetch_shape shape) { return split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING; }
+LOOP int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_READ; }
+LOOP int split_place_fetch(fetch_shape shape, int insert)
 {
-    return shape == SHAPE_FAR_TWO_STEPS ? FETCH_L2 : shape == SHAPE_FROM_RING ? FETCH_NONE : fetch;
+    if (shape == SHAPE_AT_HASH || shape == SHAPE_FAR_ONE_STEP)
+        return split_l1_fetch(insert);
+    return shape == SHAPE_FAR_TWO_STEPS ? FETCH_L2 : FETCH_NONE;
 }
-LOOP int split_from_slot(int shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
+LOOP int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
 
 /* The blocks of the group worked SPLIT_NEAR steps from now (slot g of the
  * ring) into L1 (split_from_slot's shapes). */
@@ -835,11 +826,11 @@ static int batches_full_packed(const key_batch *batches, size_t count)
  * prefetched) into its slot.  Each step mixes the hash's arithmetic with
  * the blocks' loads and stores, and issues its prefetches one a key among
  * them (a burst of a batch's prefetches, then its work, measured slower:
- * docs/PERFORMANCE.md).  The hash and the prefetch (fetch) are constants
- * at each call: one loop stamped per choice. */
+ * docs/PERFORMANCE.md).  The hash and the fetch shape are constants at
+ * each call: one loop stamped per choice. */
 LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
-                           const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                           int shape)
+                           const key_batch *batches, size_t count, unsigned char *answer, int insert,
+                           fetch_shape shape)
 {
     const split_lanes c = split_lanes_of(words, blocks, keyed);
     const size_t slots = split_ring_slots(shape);
@@ -854,9 +845,9 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
             if (groups >= slots)
                 yes += split_work_group(c.salt, c.one, &ring, groups - slots, slots, answer, insert);
             if (split_from_slot(shape) && groups + SPLIT_NEAR >= slots)
-                split_near(&ring, (groups + SPLIT_NEAR) % slots, fetch);
+                split_near(&ring, (groups + SPLIT_NEAR) % slots, split_l1_fetch(insert));
             split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g],
-                         split_place_fetch(fetch, shape));
+                         split_place_fetch(shape, insert));
             ring.out[g] = done + j;
             ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
         }
@@ -876,8 +867,8 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
 _Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATCH / 4 && SPLIT_NEAR == KEY_BATCH / 4,
                "the rings are 2 and 4 full batches of groups, the near prefetch one batch ahead");
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
-                            const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                            int shape)
+                            const key_batch *batches, size_t count, unsigned char *answer, int insert,
+                            fetch_shape shape)
 {
     const split_lanes c = split_lanes_of(words, blocks, keyed);
     const size_t slots = split_ring_slots(shape), ring_batches = slots / (KEY_BATCH / 4);
@@ -894,9 +885,9 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
             if (t >= ring_batches)
                 yes += split_work4(c.salt, c.one, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
             if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
-                split_near(&ring, next + j, fetch);
+                split_near(&ring, next + j, split_l1_fetch(insert));
             split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
-                         split_place_fetch(fetch, shape));
+                         split_place_fetch(shape, insert));
         }
     }
     const size_t groups = count * (KEY_BATCH / 4);
@@ -908,10 +899,10 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
 
 /* The keys of the batches set or tested: a call of a few keys one at a
  * time (nothing to overlap), else split_ring_full or split_ring_run, with
- * the fetch and shape its caller chose for the filter's size and the core. */
+ * the fetch shape its caller chose for the filter's size and the core. */
 LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed,
-                             const key_batch *batches, size_t count, unsigned char *answer, int insert, int fetch,
-                             int shape)
+                             const key_batch *batches, size_t count, unsigned char *answer, int insert,
+                             fetch_shape shape)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     if (count == 1 && batches[0].count < 4) {
@@ -926,8 +917,8 @@ LOOP size_t splitblock_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, 
         return yes;
     }
     if (batches_full_packed(batches, count))
-        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, fetch, shape);
-    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, fetch, shape);
+        return split_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, shape);
+    return split_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, shape);
 }
 
 LOOP void split_insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
@@ -954,65 +945,44 @@ static int split_query_hash(const filter *f, uint64_t h)
 
 FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
 
-/* One hash's loops, stamped per way of fetching a block (the shapes above),
- * chosen by the filter's size and the core's plan (filters.h's
- * filter_fetch_plan): FETCH_AHEAD none in L2, SHAPE_AT_HASH beyond it and
- * SHAPE_FAR_TWO_STEPS beyond the last-level cache; FETCH_WINDOW none while
- * most blocks hit L2, SHAPE_FROM_RING up to the last-level cache and
- * SHAPE_FAR_ONE_STEP beyond it; for a query, with and without the answers'
+/* One hash's loops, stamped per fetch shape (filters.h's filter_fetch_shape
+ * under the core's plan) and, for a query, with and without the answers'
  * stores. */
-LOOP void split_insert_stamp(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
+LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
+                        unsigned char *answer, int insert)
 {
-    const fetch_plan plan = filter_fetch_plan();
     uint64_t *const w = f->words;
-    if (filter_beyond_llc(f) && plan == FETCH_WINDOW)
-        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_FAR_ONE_STEP);
-    else if (filter_beyond_llc(f))
-        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_FAR_TWO_STEPS);
-    else if (plan == FETCH_AHEAD && filter_beyond_l2(f))
-        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_AT_HASH);
-    else if (plan == FETCH_WINDOW && filter_mostly_beyond_l2(f))
-        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_WRITE, SHAPE_FROM_RING);
-    else
-        splitblock_keys8(hash, w, f->blocks, seed, batches, count, NULL, 1, FETCH_NONE, SHAPE_AT_HASH);
-}
-
-LOOP size_t split_query_fetch(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                              unsigned char *answer, int fetch, int shape)
-{
-    if (answer == NULL)
-        return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, fetch, shape);
-    return splitblock_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, fetch, shape);
-}
-
-LOOP size_t split_query_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
-                              unsigned char *answer)
-{
-    const fetch_plan plan = filter_fetch_plan();
-    if (filter_beyond_llc(f) && plan == FETCH_WINDOW)
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_FAR_ONE_STEP);
-    if (filter_beyond_llc(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_FAR_TWO_STEPS);
-    if (plan == FETCH_AHEAD && filter_beyond_l2(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_AT_HASH);
-    if (plan == FETCH_WINDOW && filter_mostly_beyond_l2(f))
-        return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_READ, SHAPE_FROM_RING);
-    return split_query_fetch(hash, f, seed, batches, count, answer, FETCH_NONE, SHAPE_AT_HASH);
+    const uint64_t nb = f->blocks;
+    switch (filter_fetch_shape(f, filter_fetch_plan())) {
+    case SHAPE_AT_HASH:
+        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_AT_HASH);
+    case SHAPE_FROM_RING:
+        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FROM_RING);
+    case SHAPE_FAR_ONE_STEP:
+        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+    case SHAPE_FAR_TWO_STEPS:
+        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_TWO_STEPS);
+    default:
+        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_NONE);
+    }
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
 {
     if (hash == KEYS8_MULX64)
-        split_insert_stamp(KEYS8_MULX64, f, seed, batches, count);
+        split_stamp(KEYS8_MULX64, f, seed, batches, count, NULL, 1);
     else
-        split_insert_stamp(KEYS8_XXH3_64, f, seed, batches, count);
+        split_stamp(KEYS8_XXH3_64, f, seed, batches, count, NULL, 1);
 }
 
 size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                    size_t count, unsigned char *answer)
 {
-    return hash == KEYS8_MULX64 ? split_query_stamp(KEYS8_MULX64, f, seed, batches, count, answer)
-                                : split_query_stamp(KEYS8_XXH3_64, f, seed, batches, count, answer);
+    if (answer == NULL)
+        return hash == KEYS8_MULX64 ? split_stamp(KEYS8_MULX64, f, seed, batches, count, NULL, 0)
+                                    : split_stamp(KEYS8_XXH3_64, f, seed, batches, count, NULL, 0);
+    return hash == KEYS8_MULX64 ? split_stamp(KEYS8_MULX64, f, seed, batches, count, answer, 0)
+                                : split_stamp(KEYS8_XXH3_64, f, seed, batches, count, answer, 0);
 }
 
 /* 1 when every key of the batches is 8 bytes long: a batch marked packed8

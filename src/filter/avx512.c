@@ -856,9 +856,8 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
  * latency of the loop's work; 192 and 256 measured alike). */
 #define SB_RING 8
 #define SB_FAR_RING 16
-/* Where most blocks miss L2 within the last-level cache, a block is
- * prefetched from its slot SB_NEAR steps (32 keys) before its work: scalar
- * loads of addresses stored steps ago (sb_stamp). */
+/* SHAPE_FROM_RING's prefetch from a block's slot, SB_NEAR steps (32 keys)
+ * before its work: scalar loads of addresses stored steps ago. */
 #define SB_NEAR (SB_RING / 2)
 
 /* A step in flight: each of its keys' mask (the eight bits it sets or
@@ -890,24 +889,30 @@ LOOP sb_lanes sb_lanes_of(const uint64_t *words, uint64_t blocks, uint64_t keyed
                       _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2)};
 }
 
+/* A step's eight blocks into L1 (for writing when insert). */
+LOOP void sb_prefetch8(unsigned char *const *block, int insert)
+{
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < 8; l++) {
+        if (insert)
+            __builtin_prefetch(block[l], 1, 3);
+        else
+            __builtin_prefetch(block[l], 0, 3);
+    }
+}
+
 /* Eight keys x hashed into a slot: each key's block, ((h >> 32) blocks)
- * >> 32 (blocks < 2^32: one vpmuludq), as an address, prefetched (fetch:
- * 0 none, 1 for reading, 2 for writing), and each key's mask, 32-bit word
- * i the bit (uint32(h) SPLITBLOCK_SALT[i]) >> 27, two keys a step. */
-LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, __m256i *mask, unsigned char **block, int fetch)
+ * >> 32 (blocks < 2^32: one vpmuludq), as an address, prefetched when
+ * at_hash (for writing when insert), and each key's mask, 32-bit word i
+ * the bit (uint32(h) SPLITBLOCK_SALT[i]) >> 27, two keys a step. */
+LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, __m256i *mask, unsigned char **block, int at_hash,
+                    int insert)
 {
     const __m512i h = hash == KEYS8_MULX64 ? mulx64_lanes(x, c->keyed) : xxh3_8_lanes(x, c->keyed);
     const __m512i index = _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(h, 32), c->blocks), 32);
     _mm512_storeu_si512(block, _mm512_add_epi64(c->bytes, _mm512_slli_epi64(index, 5)));
-    if (fetch != 0) {
-#pragma GCC unroll 8
-        for (unsigned l = 0; l < 8; l++) {
-            if (fetch == 2)
-                __builtin_prefetch(block[l], 1, 3);
-            else
-                __builtin_prefetch(block[l], 0, 3);
-        }
-    }
+    if (at_hash)
+        sb_prefetch8(block, insert);
 #pragma GCC unroll 4
     for (int p = 0; p < 4; p++) {
         const __m512i pair = _mm512_permutexvar_epi32(_mm512_add_epi32(c->pick, _mm512_set1_epi32(4 * p)), h);
@@ -954,27 +959,17 @@ LOOP unsigned sb_work_slot(const sb_slot *slot, unsigned char *answer, int inser
     return sb_work8(slot->mask, slot->block, slot->live, answer != NULL ? answer + slot->out : NULL, insert);
 }
 
-/* The blocks of a slot into L1 (for writing when insert). */
-LOOP void sb_prefetch_slot(const sb_slot *slot, int insert)
-{
-#pragma GCC unroll 8
-    for (unsigned l = 0; l < 8; l++) {
-        if (insert)
-            __builtin_prefetch(slot->block[l], 1, 3);
-        else
-            __builtin_prefetch(slot->block[l], 0, 3);
-    }
-}
-
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
- * is set or tested, the blocks of the step due SB_NEAR steps from now
- * prefetched from its slot when from_slot, then the next eight keys are
- * hashed into its slot.  The hash, the prefetches and the ring's length
- * are constants at each call: one loop stamped per choice. */
+ * is set or tested, under SHAPE_FROM_RING the blocks of the step due
+ * SB_NEAR steps from now prefetched from its slot, then the next eight
+ * keys are hashed into its slot (their blocks prefetched under
+ * SHAPE_FAR_ONE_STEP, the ring SB_FAR_RING steps long).  The hash and the
+ * shape are constants at each call: one loop stamped per choice. */
 LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
-                        size_t count, unsigned char *answer, int insert, int fetch, int from_slot, size_t slots)
+                        size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
+    const size_t slots = shape == SHAPE_FAR_ONE_STEP ? SB_FAR_RING : SB_RING;
     sb_slot ring[SB_FAR_RING];
     size_t yes = 0, done = 0, steps = 0;
     for (size_t t = 0; t < count; t++) {
@@ -984,9 +979,11 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
             sb_slot *slot = &ring[steps % slots];
             if (steps >= slots)
                 yes += sb_work_slot(slot, answer, insert);
-            if (from_slot && __builtin_expect(steps + SB_NEAR >= slots, 1)) /* in line: all but a call's first steps */
-                sb_prefetch_slot(&ring[(steps + SB_NEAR) % slots], insert);
-            sb_place8(hash, &c, batch_keys8_lanes(keys, j), slot->mask, slot->block, fetch);
+            /* in line (__builtin_expect): all but a call's first steps */
+            if (shape == SHAPE_FROM_RING && __builtin_expect(steps + SB_NEAR >= slots, 1))
+                sb_prefetch8(ring[(steps + SB_NEAR) % slots].block, insert);
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), slot->mask, slot->block, shape == SHAPE_FAR_ONE_STEP,
+                      insert);
             slot->out = done + j;
             slot->live = n - j >= 8 ? 8 : (unsigned)(n - j);
         }
@@ -997,24 +994,25 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
     return yes;
 }
 
-/* The loop for the filter's size: no prefetch while most blocks hit L2
- * (the out-of-order window overlaps the misses; prefetches, a load and a
- * prefetch a key, cost more than they hid there), then up to the
- * last-level cache one from each block's slot SB_NEAR steps ahead, beyond
- * it one into L1 as a key is hashed, SB_FAR_RING steps ahead (the timings,
- * on a Zen 5: docs/PERFORMANCE.md, 2026-12-05, session 16, and 2026-12-06,
- * session 17; as filters.h's FETCH_WINDOW plan for the AVX2 loop); a query
- * stamped with and without answers. */
+/* The loop for the filter's size, by the FETCH_WINDOW plan on every core
+ * (filters.h's filter_fetch_shape: no prefetch while most blocks hit L2,
+ * where the out-of-order window overlaps the misses and prefetches cost
+ * more than they hide; from each block's slot up to the last-level cache;
+ * into L1 as a key is hashed beyond it: the timings, on a Zen 5,
+ * docs/PERFORMANCE.md, 2026-12-05, session 16, and 2026-12-06, session 17);
+ * a query stamped with and without answers. */
 LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                      unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
-    if (filter_beyond_llc(f))
-        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, insert ? 2 : 1, 0,
-                           SB_FAR_RING);
-    if (filter_mostly_beyond_l2(f))
-        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, 0, 1, SB_RING);
-    return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, 0, 0, SB_RING);
+    switch (filter_fetch_shape(f, FETCH_WINDOW)) {
+    case SHAPE_FAR_ONE_STEP:
+        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+    case SHAPE_FROM_RING:
+        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FROM_RING);
+    default: /* SHAPE_NONE: the window plan gives no other */
+        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_NONE);
+    }
 }
 
 void avx512_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)

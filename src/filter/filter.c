@@ -156,8 +156,16 @@ int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx,
 }
 
 int filter_beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
-int filter_mostly_beyond_l2(const filter *f) { return f->word_count * 8 > 2 * cache_l2_bytes(); }
 int filter_beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }
+
+fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan)
+{
+    if (filter_beyond_llc(f))
+        return plan == FETCH_WINDOW ? SHAPE_FAR_ONE_STEP : SHAPE_FAR_TWO_STEPS;
+    if (plan == FETCH_WINDOW) /* most blocks miss L2 beyond twice its size */
+        return f->word_count * 8 > 2 * cache_l2_bytes() ? SHAPE_FROM_RING : SHAPE_NONE;
+    return filter_beyond_l2(f) ? SHAPE_AT_HASH : SHAPE_NONE;
+}
 
 static fetch_plan forced_plan = FETCH_PLAN_CPU;
 

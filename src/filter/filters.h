@@ -125,10 +125,9 @@ int layout_check(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k,
 uint64_t filter_stage_min_bytes(void);
 void filter_stage_min_bytes_set(uint64_t bytes);
 /* Where a filter's words lie against this machine's caches (cache.h), for
- * the loops that prefetch by it: beyond L2, beyond twice L2 (most of its
- * blocks miss L2), and beyond the last-level cache (filter_stage_min_bytes). */
+ * the loops that prefetch by it: beyond L2, and beyond the last-level
+ * cache (filter_stage_min_bytes). */
 int filter_beyond_l2(const filter *f);
-int filter_mostly_beyond_l2(const filter *f);
 int filter_beyond_llc(const filter *f);
 
 /* How the AVX2 split block loop brings a key's block near before its bits
@@ -151,6 +150,24 @@ typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
 fetch_plan filter_fetch_plan(void);
 void filter_fetch_plan_set(fetch_plan plan);
 const char *fetch_plan_name(fetch_plan plan);
+
+/* How a split block loop brings a key's block near before its work, by a
+ * plan and the filter's size (filter_fetch_shape; avx2.c's loop under the
+ * core's plan, avx512.c's under FETCH_WINDOW on every core):
+ *   SHAPE_NONE           no prefetch (FETCH_AHEAD: in L2; FETCH_WINDOW: while
+ *                        most blocks hit L2, up to twice its size);
+ *   SHAPE_AT_HASH        (FETCH_AHEAD, L2 to the last-level cache) prefetched
+ *                        into L1 as its key is hashed, a ring ahead;
+ *   SHAPE_FROM_RING      (FETCH_WINDOW, twice L2 to the last-level cache)
+ *                        prefetched from its ring slot 32 keys ahead: a load
+ *                        and a prefetch a key, no vector work;
+ *   SHAPE_FAR_ONE_STEP   (FETCH_WINDOW, beyond the last-level cache) into L1
+ *                        as its key is hashed, 128 keys ahead;
+ *   SHAPE_FAR_TWO_STEPS  (FETCH_AHEAD, beyond it) into L2 as its key is
+ *                        hashed, 128 keys ahead, then into L1 from its slot
+ *                        32 keys ahead. */
+typedef enum { SHAPE_NONE, SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS } fetch_shape;
+fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan);
 
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
 /* Set the bits of every insert still staged (a standard or partitioned
