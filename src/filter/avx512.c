@@ -85,20 +85,6 @@ LOOP __m512i mulx64_lanes(__m512i x, __m512i salt)
     return _mm512_xor_si512(_mm512_mullo_epi64(a, c), _mm512_add_epi64(_mm512_mul_epu32(a1, c1), high));
 }
 
-/* 1 when every key of the batch is 8 bytes long (packed8: at once). */
-LOOP int batch_all_eight_bytes(const key_batch *keys)
-{
-    if (keys->packed8)
-        return 1;
-    const __m512i eight = _mm512_set1_epi32(8);
-    for (size_t j = 0; j < keys->count; j += 16) {
-        const __mmask16 lanes = lanes_of16(keys->count - j);
-        if (_mm512_mask_cmpneq_epi32_mask(lanes, _mm512_maskz_loadu_epi32(lanes, keys->len + j), eight) != 0)
-            return 0;
-    }
-    return 1;
-}
-
 /* Keys j .. j+7 of a batch of 8-byte keys (those there are; zero in the
  * other lanes): of a batch marked packed8, one load of its packed keys;
  * else the eight key pointers, then the eight keys through them. */
@@ -119,7 +105,7 @@ long avx512_keys8(const key_batch *batches, size_t count, uint64_t *key)
     size_t at = 0;
     for (size_t b = 0; b < count; b++) {
         const key_batch *keys = &batches[b];
-        if (!batch_all_eight_bytes(keys))
+        if (!batch_all_8_bytes(keys))
             return -1;
         for (size_t j = 0; j < keys->count; j += 8)
             _mm512_mask_storeu_epi64(key + at + j, lanes_of(keys->count - j), batch_keys8_lanes(keys, j));
@@ -130,7 +116,7 @@ long avx512_keys8(const key_batch *batches, size_t count, uint64_t *key)
 
 int avx512_keys8_split(keys8_hash hash, uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2)
 {
-    if (!batch_all_eight_bytes(keys))
+    if (!batch_all_8_bytes(keys))
         return -1;
     const __m512i keyed = _mm512_set1_epi64((long long)keys8_constant(hash, seed));
     for (size_t j = 0; j < keys->count; j += 8) {
