@@ -676,18 +676,19 @@ LOOP void split_prefetch(const unsigned char *p, int fetch)
  * 2026-12-05, session 14; 128 keys rather than 96 on a Zen 5, session 16),
  * the one step faster on a Zen 5 (session 17), as the AVX-512 loop's had
  * been; within it, SHAPE_AT_HASH's prefetches paid on the Zen 3, and on the
- * Zen 5 only SHAPE_FROM_RING's, and only where most blocks miss L2
- * (session 17).  The bits are the same whichever. */
+ * Zen 5 only SHAPE_FROM_RING's (session 17), beyond L2 since the loop's
+ * blocks are word indexes (session 18; before, beyond twice L2).  The bits
+ * are the same whichever. */
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
 
 /* The groups in flight: slot g holds a group's hashes (their low 32 bits
- * make the masks), its blocks' addresses, where its answers go and how
- * many of its four lanes are keys (four but in a short batch's last group);
- * SPLIT_RING or SPLIT_FAR_RING slots used. */
+ * make the masks), its blocks' first words (split_place4), where its
+ * answers go and how many of its four lanes are keys (four but in a short
+ * batch's last group); SPLIT_RING or SPLIT_FAR_RING slots used. */
 typedef struct {
     uint64_t h[SPLIT_FAR_RING][4];
-    unsigned char *block[SPLIT_FAR_RING][4];
+    uint64_t first[SPLIT_FAR_RING][4];
     size_t out[SPLIT_FAR_RING];
     unsigned live[SPLIT_FAR_RING];
 } split_ring;
@@ -706,44 +707,51 @@ LOOP int split_place_fetch(fetch_shape shape, int insert)
 }
 LOOP int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
 
-/* The blocks of the group worked SPLIT_NEAR steps from now (slot g of the
- * ring) into L1 (split_from_slot's shapes). */
-LOOP void split_near(const split_ring *r, size_t g, int fetch)
-{
-    for (unsigned l = 0; l < 4; l++)
-        split_prefetch(r->block[g][l], fetch);
-}
-
-/* What a ring loop's every step uses, in every lane: the filter's address
- * and block count, the hash's per-call constant (keys8_constant), the
- * split block's salts, and 1 (the masks' bit: kept in a register, where
- * gcc rebuilt it from a general register every group). */
+/* What a ring loop's every step uses: in every lane the filter's block
+ * count, the hash's per-call constant (keys8_constant), the split block's
+ * salts, 1 (the masks' bit: kept in a register, where gcc rebuilt it from a
+ * general register every group) and ~3; and the filter's words. */
 typedef struct {
-    __m256i bytes, blocks, keyed, salt, one;
+    __m256i blocks, keyed, salt, one, not3;
+    uint64_t *words;
 } split_lanes;
 
-LOOP split_lanes split_lanes_of(const uint64_t *words, uint64_t blocks, uint64_t keyed)
+LOOP split_lanes split_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed)
 {
     __m256i one = _mm256_set1_epi32(1);
     __asm__("" : "+x"(one)); /* a value gcc cannot rematerialise: it stays in its register */
-    return (split_lanes){_mm256_set1_epi64x((long long)(uintptr_t)words), _mm256_set1_epi64x((long long)blocks),
-                         _mm256_set1_epi64x((long long)keyed), split_salt(), one};
+    return (split_lanes){_mm256_set1_epi64x((long long)blocks), _mm256_set1_epi64x((long long)keyed), split_salt(), one,
+                         _mm256_set1_epi64x(~3LL), words};
 }
 
-/* Four keys x hashed into a slot: their hashes, each key's block,
- * ((h >> 32) blocks) >> 32 (blocks < 2^32: one vpmuludq), as an address
- * (the array's plus 32 bytes a block, in vector), and prefetched. */
-LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, uint64_t *h_out, unsigned char **block_out,
+/* Key l's block in a slot's firsts. */
+LOOP void *split_block_at(const split_lanes *c, const uint64_t *first, unsigned l) { return &c->words[first[l]]; }
+
+/* The blocks of the group worked SPLIT_NEAR steps from now (slot g of the
+ * ring) into L1 (split_from_slot's shapes). */
+LOOP void split_near(const split_lanes *c, const split_ring *r, size_t g, int fetch)
+{
+    for (unsigned l = 0; l < 4; l++)
+        split_prefetch(split_block_at(c, r->first[g], l), fetch);
+}
+
+/* Four keys x hashed into a slot: their hashes, and the first word of each
+ * key's block, 4 ((h >> 32) blocks >> 32) = ((h >> 32) blocks >> 30) & ~3
+ * (blocks < 2^32: one vpmuludq, h's high half brought down by a vpshufd),
+ * which the block's load scales by 8 in its address (a byte address took a
+ * shift and an add more in vector, which the loop runs short of:
+ * docs/PERFORMANCE.md, session 18); their blocks prefetched. */
+LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, uint64_t *h_out, uint64_t *first_out,
                        int fetch)
 {
     const __m256i h = keys8_hash_x4(hash, x, c->keyed);
-    const __m256i block = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(h, 32), c->blocks), 32);
+    const __m256i product = _mm256_mul_epu32(_mm256_shuffle_epi32(h, _MM_SHUFFLE(3, 3, 1, 1)), c->blocks);
     _mm256_storeu_si256((__m256i *)(void *)h_out, h);
-    _mm256_storeu_si256((__m256i *)(void *)block_out, _mm256_add_epi64(c->bytes, _mm256_slli_epi64(block, 5)));
-    split_prefetch(block_out[0], fetch);
-    split_prefetch(block_out[1], fetch);
-    split_prefetch(block_out[2], fetch);
-    split_prefetch(block_out[3], fetch);
+    _mm256_storeu_si256((__m256i *)(void *)first_out, _mm256_and_si256(_mm256_srli_epi64(product, 30), c->not3));
+    split_prefetch(split_block_at(c, first_out, 0), fetch);
+    split_prefetch(split_block_at(c, first_out, 1), fetch);
+    split_prefetch(split_block_at(c, first_out, 2), fetch);
+    split_prefetch(split_block_at(c, first_out, 3), fetch);
 }
 
 /* A key of hash h in its block: its mask ORed in, or tested there
@@ -777,13 +785,13 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
 /* A group set or tested from its slot (its hashes h, its blocks' addresses
  * block): its first `live` keys, their answers to answer[0 ..] when answer
  * is not NULL. */
-LOOP unsigned split_work4(__m256i salt, __m256i one, const uint64_t *h, unsigned char *const *block, unsigned live,
+LOOP unsigned split_work4(const split_lanes *c, const uint64_t *h, const uint64_t *first, unsigned live,
                           unsigned char *answer, int insert)
 {
     unsigned yes = 0;
 #define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
-        const unsigned all = split_key_work(salt, one, h[l], block[l], insert);                                   \
+        const unsigned all = split_key_work(c->salt, c->one, h[l], split_block_at(c, first, l), insert);                                   \
         yes += all;                                                                                          \
         if (answer != NULL)                                                                                  \
             answer[l] = (unsigned char)all;                                                                  \
@@ -804,11 +812,11 @@ LOOP unsigned split_work4(__m256i salt, __m256i one, const uint64_t *h, unsigned
 /* Group i of a run (counted from the call's first) set or tested from its
  * slot, the ring (of `slots`) keeping its key count and the place of its
  * answers. */
-LOOP unsigned split_work_group(__m256i salt, __m256i one, const split_ring *r, size_t i, size_t slots,
-                               unsigned char *answer, int insert)
+LOOP unsigned split_work_group(const split_lanes *c, const split_ring *r, size_t i, size_t slots, unsigned char *answer,
+                               int insert)
 {
     const size_t g = i % slots;
-    return split_work4(salt, one, r->h[g], r->block[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
+    return split_work4(c, r->h[g], r->first[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
 }
 
 /* 1 when every batch is full and its keys packed (what keyset_fill makes
@@ -843,10 +851,10 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         for (size_t j = 0; j < n; j += 4, groups++) {
             const size_t g = groups % slots;
             if (groups >= slots)
-                yes += split_work_group(c.salt, c.one, &ring, groups - slots, slots, answer, insert);
+                yes += split_work_group(&c, &ring, groups - slots, slots, answer, insert);
             if (split_from_slot(shape) && groups + SPLIT_NEAR >= slots)
-                split_near(&ring, (groups + SPLIT_NEAR) % slots, split_l1_fetch(insert));
-            split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.block[g],
+                split_near(&c, &ring, (groups + SPLIT_NEAR) % slots, split_l1_fetch(insert));
+            split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.first[g],
                          split_place_fetch(shape, insert));
             ring.out[g] = done + j;
             ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
@@ -854,7 +862,7 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         done += n;
     }
     for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
-        yes += split_work_group(c.salt, c.one, &ring, i, slots, answer, insert);
+        yes += split_work_group(&c, &ring, i, slots, answer, insert);
     return yes;
 }
 
@@ -876,23 +884,23 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
     size_t yes = 0;
     for (size_t t = 0; t < count; t++) {
         uint64_t(*const h)[4] = ring.h + (t % ring_batches) * (KEY_BATCH / 4);
-        unsigned char *(*const block)[4] = ring.block + (t % ring_batches) * (KEY_BATCH / 4);
+        uint64_t(*const first)[4] = ring.first + (t % ring_batches) * (KEY_BATCH / 4);
         const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 4);
         const unsigned char(*key)[8] = batches[t].packed;
         unsigned char *out = answer != NULL && t >= ring_batches ? answer + (t - ring_batches) * KEY_BATCH : NULL;
 #pragma GCC unroll 8
         for (size_t j = 0; j < KEY_BATCH / 4; j++) {
             if (t >= ring_batches)
-                yes += split_work4(c.salt, c.one, h[j], block[j], 4, out != NULL ? out + 4 * j : NULL, insert);
+                yes += split_work4(&c, h[j], first[j], 4, out != NULL ? out + 4 * j : NULL, insert);
             if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
-                split_near(&ring, next + j, split_l1_fetch(insert));
-            split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], block[j],
+                split_near(&c, &ring, next + j, split_l1_fetch(insert));
+            split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], first[j],
                          split_place_fetch(shape, insert));
         }
     }
     const size_t groups = count * (KEY_BATCH / 4);
     for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
-        yes += split_work4(c.salt, c.one, ring.h[i % slots], ring.block[i % slots], 4,
+        yes += split_work4(&c, ring.h[i % slots], ring.first[i % slots], 4,
                            answer != NULL ? answer + 4 * i : NULL, insert);
     return yes;
 }
@@ -953,7 +961,7 @@ LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const k
 {
     uint64_t *const w = f->words;
     const uint64_t nb = f->blocks;
-    switch (filter_fetch_shape(f, filter_fetch_plan())) {
+    switch (filter_fetch_shape(f, filter_fetch_plan(), insert)) {
     case SHAPE_AT_HASH:
         return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_AT_HASH);
     case SHAPE_FROM_RING:

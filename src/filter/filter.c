@@ -158,13 +158,15 @@ int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx,
 int filter_beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
 int filter_beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }
 
-fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan)
+fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert)
 {
     if (filter_beyond_llc(f))
-        return plan == FETCH_WINDOW ? SHAPE_FAR_ONE_STEP : SHAPE_FAR_TWO_STEPS;
-    if (plan == FETCH_WINDOW) /* most blocks miss L2 beyond twice its size */
-        return f->word_count * 8 > 2 * cache_l2_bytes() ? SHAPE_FROM_RING : SHAPE_NONE;
-    return filter_beyond_l2(f) ? SHAPE_AT_HASH : SHAPE_NONE;
+        return plan == FETCH_AHEAD ? SHAPE_FAR_TWO_STEPS : SHAPE_FAR_ONE_STEP;
+    if (!filter_beyond_l2(f))
+        return SHAPE_NONE;
+    if (plan == FETCH_AHEAD)
+        return SHAPE_AT_HASH;
+    return plan == FETCH_WINDOW_QUERIES && insert ? SHAPE_NONE : SHAPE_FROM_RING;
 }
 
 static fetch_plan forced_plan = FETCH_PLAN_CPU;
@@ -184,5 +186,7 @@ void filter_fetch_plan_set(fetch_plan plan) { forced_plan = plan; }
 
 const char *fetch_plan_name(fetch_plan plan)
 {
+    if (plan == FETCH_WINDOW_QUERIES)
+        return "window, the ring's prefetch for queries";
     return plan == FETCH_AHEAD ? "ahead" : plan == FETCH_WINDOW ? "window" : "the core's";
 }

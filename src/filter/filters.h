@@ -139,35 +139,39 @@ int filter_beyond_llc(const filter *f);
  * cover a last-level-cache miss.  FETCH_WINDOW: no prefetch as a key is
  * hashed up to the last-level cache, where the out-of-order window
  * overlaps the misses and the prefetches' extracts from vector registers
- * only cost (where most blocks miss L2, one from the key's ring slot 32 keys
- * ahead, a scalar load and a prefetch), and one prefetch into L1 128 keys
- * ahead beyond it; the faster way on Zen 5 (AMD family 26), and what the
- * AVX-512 loop does.  AMD family 26 and later take FETCH_WINDOW, every
- * other core FETCH_AHEAD; filter_fetch_plan_set forces one (the tests run
- * the loop under both), FETCH_PLAN_CPU goes back to the core's.  It
- * decides how the loop fetches, never which bits it sets. */
-typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
+ * only cost (beyond L2, one from the key's ring slot 32 keys ahead, a
+ * scalar load and a prefetch), and one prefetch into L1 128 keys ahead
+ * beyond it; the faster way on Zen 5 (AMD family 26).  AMD family 26 and
+ * later take FETCH_WINDOW, every other core FETCH_AHEAD;
+ * filter_fetch_plan_set forces one (the tests run the loop under both),
+ * FETCH_PLAN_CPU goes back to the core's.  FETCH_WINDOW_QUERIES, the
+ * AVX-512 loop's on every core, is FETCH_WINDOW with the ring's prefetch
+ * for queries alone (its inserts measured slower with it, its queries
+ * faster: docs/PERFORMANCE.md, session 18).  A plan decides how a loop
+ * fetches, never which bits it sets. */
+typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW, FETCH_WINDOW_QUERIES } fetch_plan;
 fetch_plan filter_fetch_plan(void);
 void filter_fetch_plan_set(fetch_plan plan);
 const char *fetch_plan_name(fetch_plan plan);
 
 /* How a split block loop brings a key's block near before its work, by a
- * plan and the filter's size (filter_fetch_shape; avx2.c's loop under the
- * core's plan, avx512.c's under FETCH_WINDOW on every core):
- *   SHAPE_NONE           no prefetch (FETCH_AHEAD: in L2; FETCH_WINDOW: while
- *                        most blocks hit L2, up to twice its size);
+ * plan, the filter's size and whether it inserts (filter_fetch_shape;
+ * avx2.c's loop under the core's plan, avx512.c's under
+ * FETCH_WINDOW_QUERIES on every core):
+ *   SHAPE_NONE           no prefetch (in L2; FETCH_WINDOW_QUERIES' inserts up
+ *                        to the last-level cache);
  *   SHAPE_AT_HASH        (FETCH_AHEAD, L2 to the last-level cache) prefetched
  *                        into L1 as its key is hashed, a ring ahead;
- *   SHAPE_FROM_RING      (FETCH_WINDOW, twice L2 to the last-level cache)
+ *   SHAPE_FROM_RING      (the window plans, L2 to the last-level cache)
  *                        prefetched from its ring slot 32 keys ahead: a load
  *                        and a prefetch a key, no vector work;
- *   SHAPE_FAR_ONE_STEP   (FETCH_WINDOW, beyond the last-level cache) into L1
- *                        as its key is hashed, 128 keys ahead;
+ *   SHAPE_FAR_ONE_STEP   (the window plans, beyond the last-level cache) into
+ *                        L1 as its key is hashed, 128 keys ahead;
  *   SHAPE_FAR_TWO_STEPS  (FETCH_AHEAD, beyond it) into L2 as its key is
  *                        hashed, 128 keys ahead, then into L1 from its slot
  *                        32 keys ahead. */
 typedef enum { SHAPE_NONE, SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS } fetch_shape;
-fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan);
+fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert);
 
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
 /* Set the bits of every insert still staged (a standard or partitioned
