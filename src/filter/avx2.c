@@ -791,7 +791,7 @@ LOOP unsigned split_work4(const split_lanes *c, const uint64_t *h, const uint64_
     unsigned yes = 0;
 #define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
-        const unsigned all = split_key_work(c->salt, c->one, h[l], split_block_at(c, first, l), insert);                                   \
+        const unsigned all = split_key_work(c->salt, c->one, h[l], split_block_at(c, first, l), insert);     \
         yes += all;                                                                                          \
         if (answer != NULL)                                                                                  \
             answer[l] = (unsigned char)all;                                                                  \
