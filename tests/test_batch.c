@@ -778,14 +778,15 @@ Test(batch, core_family_and_fetch_plan)
 /* filter_fetch_shape's rule, by the filter's size against L2 and the
  * last-level cache (set here at four times L2), the plan and the
  * operation: no prefetch in L2; between the two the ahead plan's
- * prefetch at hashing, the window plan's from the ring, and
- * FETCH_WINDOW_QUERIES' from the ring for queries alone; beyond the
- * last-level cache two steps ahead, one by the window plans. */
+ * prefetch at hashing, the window plan's from the ring (an insert's from
+ * twice L2), and FETCH_WINDOW_QUERIES' from the ring for queries alone;
+ * beyond the last-level cache two steps ahead, one by the window plans. */
 Test(batch, fetch_shape_by_size_plan_and_operation)
 {
     const uint64_t l2 = cache_l2_bytes(), llc_was = filter_stage_min_bytes();
     filter_stage_min_bytes_set(4 * l2);
-    const uint64_t bytes_of[] = {l2, l2 + 8, 4 * l2, 4 * l2 + 8}; /* L2 full, past it, the LLC full, past it */
+    /* L2 full, past it, past twice L2, the LLC full, past it */
+    const uint64_t bytes_of[] = {l2, l2 + 8, 2 * l2 + 8, 4 * l2, 4 * l2 + 8};
     static const struct {
         unsigned size; /* into bytes_of */
         fetch_plan plan;
@@ -795,14 +796,17 @@ Test(batch, fetch_shape_by_size_plan_and_operation)
         {0, FETCH_WINDOW, SHAPE_NONE, SHAPE_NONE},
         {0, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_NONE},
         {1, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
-        {1, FETCH_WINDOW, SHAPE_FROM_RING, SHAPE_FROM_RING},
+        {1, FETCH_WINDOW, SHAPE_NONE, SHAPE_FROM_RING},
         {1, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_FROM_RING},
         {2, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
         {2, FETCH_WINDOW, SHAPE_FROM_RING, SHAPE_FROM_RING},
         {2, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_FROM_RING},
-        {3, FETCH_AHEAD, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_TWO_STEPS},
-        {3, FETCH_WINDOW, SHAPE_FAR_ONE_STEP, SHAPE_FAR_ONE_STEP},
-        {3, FETCH_WINDOW_QUERIES, SHAPE_FAR_ONE_STEP, SHAPE_FAR_ONE_STEP},
+        {3, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
+        {3, FETCH_WINDOW, SHAPE_FROM_RING, SHAPE_FROM_RING},
+        {3, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_FROM_RING},
+        {4, FETCH_AHEAD, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_TWO_STEPS},
+        {4, FETCH_WINDOW, SHAPE_FAR_ONE_STEP, SHAPE_FAR_ONE_STEP},
+        {4, FETCH_WINDOW_QUERIES, SHAPE_FAR_ONE_STEP, SHAPE_FAR_ONE_STEP},
     };
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         filter f;

@@ -166,7 +166,9 @@ fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert)
         return SHAPE_NONE;
     if (plan == FETCH_AHEAD)
         return SHAPE_AT_HASH;
-    return plan == FETCH_WINDOW_QUERIES && insert ? SHAPE_NONE : SHAPE_FROM_RING;
+    if (insert) /* FETCH_WINDOW's from twice L2, where most blocks miss it; FETCH_WINDOW_QUERIES' never */
+        return plan == FETCH_WINDOW && f->word_count * 8 > 2 * cache_l2_bytes() ? SHAPE_FROM_RING : SHAPE_NONE;
+    return SHAPE_FROM_RING;
 }
 
 static fetch_plan forced_plan = FETCH_PLAN_CPU;

@@ -139,9 +139,10 @@ int filter_beyond_llc(const filter *f);
  * cover a last-level-cache miss.  FETCH_WINDOW: no prefetch as a key is
  * hashed up to the last-level cache, where the out-of-order window
  * overlaps the misses and the prefetches' extracts from vector registers
- * only cost (beyond L2, one from the key's ring slot 32 keys ahead, a
- * scalar load and a prefetch), and one prefetch into L1 128 keys ahead
- * beyond it; the faster way on Zen 5 (AMD family 26).  AMD family 26 and
+ * only cost (one from the key's ring slot 32 keys ahead, a scalar load and
+ * a prefetch: a query's beyond L2, an insert's beyond twice L2), and one
+ * prefetch into L1 128 keys ahead beyond it; the faster way on Zen 5 (AMD
+ * family 26).  AMD family 26 and
  * later take FETCH_WINDOW, every other core FETCH_AHEAD;
  * filter_fetch_plan_set forces one (the tests run the loop under both),
  * FETCH_PLAN_CPU goes back to the core's.  FETCH_WINDOW_QUERIES, the
@@ -158,11 +159,13 @@ const char *fetch_plan_name(fetch_plan plan);
  * plan, the filter's size and whether it inserts (filter_fetch_shape;
  * avx2.c's loop under the core's plan, avx512.c's under
  * FETCH_WINDOW_QUERIES on every core):
- *   SHAPE_NONE           no prefetch (in L2; FETCH_WINDOW_QUERIES' inserts up
- *                        to the last-level cache);
+ *   SHAPE_NONE           no prefetch (in L2; FETCH_WINDOW's inserts up to
+ *                        twice L2, FETCH_WINDOW_QUERIES' up to the last-level
+ *                        cache);
  *   SHAPE_AT_HASH        (FETCH_AHEAD, L2 to the last-level cache) prefetched
  *                        into L1 as its key is hashed, a ring ahead;
- *   SHAPE_FROM_RING      (the window plans, L2 to the last-level cache)
+ *   SHAPE_FROM_RING      (the window plans' queries, L2 to the last-level
+ *                        cache; FETCH_WINDOW's inserts from twice L2)
  *                        prefetched from its ring slot 32 keys ahead: a load
  *                        and a prefetch a key, no vector work;
  *   SHAPE_FAR_ONE_STEP   (the window plans, beyond the last-level cache) into
