@@ -788,9 +788,9 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return split_hashed_key(words, blocks, salt, keys8_hash_one(hash, key, keyed), insert);
 }
 
-/* A group set or tested from its slot (its hashes h, its blocks' addresses
- * block): its first `live` keys, their answers to answer[0 ..] when answer
- * is not NULL. */
+/* A group set or tested from its slot (its hashes h, its blocks' first
+ * words first): its first `live` keys, their answers to answer[0 ..] when
+ * answer is not NULL. */
 LOOP unsigned split_work4(const split_lanes *c, const uint64_t *h, const uint64_t *first, unsigned live,
                           unsigned char *answer, int insert)
 {
