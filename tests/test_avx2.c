@@ -240,7 +240,7 @@ static const struct {
 
 /* The split block loops that hash 8-byte keys in their loop, at each
  * vector level that has them: avx2.c's, four keys a step, and avx512.c's,
- * eight a step (its masks made two a register), each run where this CPU
+ * eight a step (hashed in 512-bit registers), each run where this CPU
  * runs it (an information line where it does not); avx2.c's under each
  * fetch plan (filters.h's filter_fetch_plan), whatever this core's. */
 typedef struct {

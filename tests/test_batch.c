@@ -779,8 +779,8 @@ Test(batch, core_family_and_fetch_plan)
  * last-level cache (set here at four times L2), the plan and the
  * operation: no prefetch in L2; between the two the ahead plan's
  * prefetch at hashing, the window plan's from the ring (an insert's from
- * twice L2), and FETCH_WINDOW_QUERIES' from the ring for queries alone;
- * beyond the last-level cache two steps ahead, one by the window plans. */
+ * twice L2); beyond the last-level cache two steps ahead, one by the
+ * window plan. */
 Test(batch, fetch_shape_by_size_plan_and_operation)
 {
     const uint64_t l2 = cache_l2_bytes(), llc_was = filter_stage_min_bytes();
@@ -794,19 +794,14 @@ Test(batch, fetch_shape_by_size_plan_and_operation)
     } CASES[] = {
         {0, FETCH_AHEAD, SHAPE_NONE, SHAPE_NONE},
         {0, FETCH_WINDOW, SHAPE_NONE, SHAPE_NONE},
-        {0, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_NONE},
         {1, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
         {1, FETCH_WINDOW, SHAPE_NONE, SHAPE_FROM_RING},
-        {1, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_FROM_RING},
         {2, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
         {2, FETCH_WINDOW, SHAPE_FROM_RING, SHAPE_FROM_RING},
-        {2, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_FROM_RING},
         {3, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
         {3, FETCH_WINDOW, SHAPE_FROM_RING, SHAPE_FROM_RING},
-        {3, FETCH_WINDOW_QUERIES, SHAPE_NONE, SHAPE_FROM_RING},
         {4, FETCH_AHEAD, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_TWO_STEPS},
         {4, FETCH_WINDOW, SHAPE_FAR_ONE_STEP, SHAPE_FAR_ONE_STEP},
-        {4, FETCH_WINDOW_QUERIES, SHAPE_FAR_ONE_STEP, SHAPE_FAR_ONE_STEP},
     };
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         filter f;

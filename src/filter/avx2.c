@@ -31,6 +31,8 @@
 #endif
 #include <immintrin.h>
 
+#include "filter/split_ymm.h"
+
 #define LOOP static inline __attribute__((always_inline))
 
 /* Lanes 0 .. count-1 of four (count may exceed 4), as a maskload mask. */
@@ -450,16 +452,7 @@ size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const
 
 /* ---- split block: one register a block ------------------------------------ */
 
-/* The split block's salt as eight 32-bit lanes. */
-LOOP __m256i split_salt(void) { return _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT); }
-
-/* The key's eight bits: 32-bit word i gets bit (h32 SALT[i]) >> 27; one
- * is 1 in every lane (a loop keeps it in a register: split_lanes). */
-LOOP __m256i splitblock_mask_of(uint64_t u, __m256i salt, __m256i one)
-{
-    const __m256i h = _mm256_set1_epi32((int)(uint32_t)u);
-    return _mm256_sllv_epi32(one, _mm256_srli_epi32(_mm256_mullo_epi32(h, salt), 27));
-}
+/* split_ymm.h: split_salt, splitblock_mask_of, split_key_work. */
 LOOP __m256i splitblock_mask(uint64_t u, __m256i salt) { return splitblock_mask_of(u, salt, _mm256_set1_epi32(1)); }
 
 /* The first word of the key's block: ((u >> 32) blocks) >> 32 blocks of
@@ -758,19 +751,6 @@ LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, uint64_
     _mm256_storeu_si256((__m256i *)(void *)h_out, h);
     _mm256_storeu_si256((__m256i *)(void *)first_out, _mm256_and_si256(_mm256_srli_epi64(product, 30), c->not3));
     split_prefetch4(c, first_out, fetch);
-}
-
-/* A key of hash h in its block: its mask ORed in, or tested there
- * (returns 1 when all eight bits are set; insert returns 0). */
-LOOP unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *block_bytes, int insert)
-{
-    __m256i *block = (__m256i *)block_bytes;
-    const __m256i mask = splitblock_mask_of(h, salt, one);
-    if (insert) {
-        _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), mask));
-        return 0;
-    }
-    return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
 }
 
 /* One key by its hash h, its block's mask set or tested at once.  Returns

@@ -37,6 +37,8 @@
 #endif
 #include <immintrin.h>
 
+#include "filter/split_ymm.h"
+
 #define LOOP static inline __attribute__((always_inline))
 
 /* Lanes 0 .. count-1 of a group (count <= 8). */
@@ -835,89 +837,83 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
 
 /* ---- split block, 8-byte keys hashed in the loop --------------------------- */
 
-/* Steps of eight keys between a step's hashing (its blocks found, its
- * masks made) and its blocks' sets or tests: SB_RING (64 keys, as avx2.c's
+/* Steps of eight keys between a step's hashing (its blocks found) and its
+ * blocks' sets or tests: SB_RING (64 keys, as avx2.c's
  * SPLIT_RING), and beyond the last-level cache, where each block is
  * prefetched as its key is hashed, SB_FAR_RING (128 keys: about a memory
  * latency of the loop's work; 192 and 256 measured alike). */
 #define SB_RING 8
 #define SB_FAR_RING 16
 /* SHAPE_FROM_RING's prefetch from a block's slot, SB_NEAR steps (32 keys)
- * before its work: scalar loads of addresses stored steps ago. */
+ * before its work: scalar loads of word indexes stored steps ago. */
 #define SB_NEAR (SB_RING / 2)
 
-/* A step in flight: each of its keys' mask (the eight bits it sets or
- * tests, made at hashing time: two keys' masks a zmm register there, where
- * AVX2 makes one a ymm register as each key is worked), its block's
- * address, where its answers go and how many of its eight lanes are keys;
- * the ring holds SB_RING or SB_FAR_RING of them. */
+/* A step in flight: its keys' hashes (their low halves make the masks as
+ * each key is worked, as in the AVX2 loop: split_ymm.h), the first word of
+ * each key's block (sb_place8), where its answers go and how many of its
+ * eight lanes are keys; the ring holds SB_RING or SB_FAR_RING of them.
+ * Until session 18 the masks were made as the keys were hashed, two a zmm
+ * register, and kept here: 0.66 ns a key in L1 and 0.82 at 1e6 keys against
+ * 0.59 and 0.78-0.81 this way (docs/PERFORMANCE.md). */
 typedef struct {
-    __m256i mask[8];
-    unsigned char *block[8];
+    uint64_t h[8];
+    uint64_t first[8];
     size_t out;
     unsigned live;
 } sb_slot;
 
-/* What every step uses, in every lane: the filter's address and block
- * count, the hash's per-call constant (batch_hash.h's keys8_constant), the
- * split block's salts twice over (two keys a register), and which 32-bit
- * lanes of the hashes carry a pair of keys' low halves (pick + 4 p: keys
- * 2p and 2p + 1). */
+/* What every step uses: in every lane the filter's block count, the
+ * hash's per-call constant (batch_hash.h's keys8_constant) and ~3; the
+ * split block's salts and 1 for the masks (1 past an empty asm, so that gcc
+ * keeps it in a register); and the filter's words. */
 typedef struct {
-    __m512i bytes, blocks, keyed, salt2, pick;
+    __m512i blocks, keyed, not3;
+    __m256i salt, one;
+    uint64_t *words;
 } sb_lanes;
 
-LOOP sb_lanes sb_lanes_of(const uint64_t *words, uint64_t blocks, uint64_t keyed)
+LOOP sb_lanes sb_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed)
 {
-    const __m256i salt = _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT);
-    return (sb_lanes){_mm512_set1_epi64((long long)(uintptr_t)words), _mm512_set1_epi64((long long)blocks),
-                      _mm512_set1_epi64((long long)keyed), _mm512_broadcast_i64x4(salt),
-                      _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2)};
+    __m256i one = _mm256_set1_epi32(1);
+    __asm__("" : "+x"(one));
+    return (sb_lanes){_mm512_set1_epi64((long long)blocks), _mm512_set1_epi64((long long)keyed),
+                      _mm512_set1_epi64(~3LL), split_salt(), one, words};
 }
 
 /* A step's eight blocks into L1 (for writing when insert). */
-LOOP void sb_prefetch8(unsigned char *const *block, int insert)
+LOOP void sb_prefetch8(const sb_lanes *c, const uint64_t *first, int insert)
 {
 #pragma GCC unroll 8
     for (unsigned l = 0; l < 8; l++) {
         if (insert)
-            __builtin_prefetch(block[l], 1, 3);
+            __builtin_prefetch(&c->words[first[l]], 1, 3);
         else
-            __builtin_prefetch(block[l], 0, 3);
+            __builtin_prefetch(&c->words[first[l]], 0, 3);
     }
 }
 
-/* Eight keys x hashed into a slot: each key's block, ((h >> 32) blocks)
- * >> 32 (blocks < 2^32: one vpmuludq), as an address, prefetched when
- * at_hash (for writing when insert), and each key's mask, 32-bit word i
- * the bit (uint32(h) SPLITBLOCK_SALT[i]) >> 27, two keys a step. */
-LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, __m256i *mask, unsigned char **block, int at_hash,
+/* Eight keys x hashed into a slot: their hashes, and the first word of
+ * each key's block, 4 ((h >> 32) blocks >> 32) = ((h >> 32) blocks >> 30)
+ * & ~3 (blocks < 2^32: one vpmuludq; the loads scale it by 8 in their
+ * addresses, as avx2.c's split_place4), prefetched when at_hash (for
+ * writing when insert). */
+LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, uint64_t *h_out, uint64_t *first, int at_hash,
                     int insert)
 {
     const __m512i h = hash == KEYS8_MULX64 ? mulx64_lanes(x, c->keyed) : xxh3_8_lanes(x, c->keyed);
-    const __m512i index = _mm512_srli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(h, 32), c->blocks), 32);
-    _mm512_storeu_si512(block, _mm512_add_epi64(c->bytes, _mm512_slli_epi64(index, 5)));
+    const __m512i product = _mm512_mul_epu32(_mm512_shuffle_epi32(h, _MM_PERM_DDBB), c->blocks);
+    _mm512_storeu_si512(h_out, h);
+    _mm512_storeu_si512(first, _mm512_and_si512(_mm512_srli_epi64(product, 30), c->not3));
     if (at_hash)
-        sb_prefetch8(block, insert);
-#pragma GCC unroll 4
-    for (int p = 0; p < 4; p++) {
-        const __m512i pair = _mm512_permutexvar_epi32(_mm512_add_epi32(c->pick, _mm512_set1_epi32(4 * p)), h);
-        const __m512i shift = _mm512_srli_epi32(_mm512_mullo_epi32(pair, c->salt2), 27);
-        _mm512_storeu_si512(&mask[2 * p], _mm512_sllv_epi32(_mm512_set1_epi32(1), shift));
-    }
+        sb_prefetch8(c, first, insert);
 }
 
-/* One key's mask ORed into its block, or tested there (returns 1 when all
- * eight bits are set, its answer to *answer when answer is not NULL). */
-LOOP unsigned sb_work_key(const __m256i *mask, unsigned char *block_bytes, unsigned char *answer, int insert)
+/* One key of hash h set or tested in its block (split_ymm.h; returns 1
+ * when all eight bits are set, its answer to *answer when answer is not
+ * NULL). */
+LOOP unsigned sb_work_key(const sb_lanes *c, uint64_t h, uint64_t first, unsigned char *answer, int insert)
 {
-    __m256i *block = (__m256i *)(void *)block_bytes;
-    const __m256i m = _mm256_loadu_si256(mask);
-    if (insert) {
-        _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), m));
-        return 0;
-    }
-    const unsigned all = (unsigned)_mm256_testc_si256(_mm256_load_si256(block), m); /* m & ~block == 0 */
+    const unsigned all = split_key_work(c->salt, c->one, h, &c->words[first], insert);
     if (answer != NULL)
         *answer = (unsigned char)all;
     return all;
@@ -925,24 +921,24 @@ LOOP unsigned sb_work_key(const __m256i *mask, unsigned char *block_bytes, unsig
 
 /* A slot's first `live` keys set or tested, their answers to answer[0 ..]
  * when answer is not NULL; returns how many found all eight bits set. */
-LOOP unsigned sb_work8(const __m256i *mask, unsigned char *const *block, unsigned live, unsigned char *answer,
-                       int insert)
+LOOP unsigned sb_work8(const sb_lanes *c, const uint64_t *h, const uint64_t *first, unsigned live,
+                       unsigned char *answer, int insert)
 {
     unsigned yes = 0;
     if (live == 8) { /* a full step (all but a batch's tail): unrolled */
 #pragma GCC unroll 8
         for (unsigned l = 0; l < 8; l++)
-            yes += sb_work_key(&mask[l], block[l], answer != NULL ? answer + l : NULL, insert);
+            yes += sb_work_key(c, h[l], first[l], answer != NULL ? answer + l : NULL, insert);
         return yes;
     }
     for (unsigned l = 0; l < live; l++)
-        yes += sb_work_key(&mask[l], block[l], answer != NULL ? answer + l : NULL, insert);
+        yes += sb_work_key(c, h[l], first[l], answer != NULL ? answer + l : NULL, insert);
     return yes;
 }
 
-LOOP unsigned sb_work_slot(const sb_slot *slot, unsigned char *answer, int insert)
+LOOP unsigned sb_work_slot(const sb_lanes *c, const sb_slot *slot, unsigned char *answer, int insert)
 {
-    return sb_work8(slot->mask, slot->block, slot->live, answer != NULL ? answer + slot->out : NULL, insert);
+    return sb_work8(c, slot->h, slot->first, slot->live, answer != NULL ? answer + slot->out : NULL, insert);
 }
 
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
@@ -964,11 +960,11 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
         for (size_t j = 0; j < n; j += 8, steps++) {
             sb_slot *slot = &ring[steps % slots];
             if (steps >= slots)
-                yes += sb_work_slot(slot, answer, insert);
+                yes += sb_work_slot(&c, slot, answer, insert);
             /* in line (__builtin_expect): all but a call's first steps */
             if (shape == SHAPE_FROM_RING && __builtin_expect(steps + SB_NEAR >= slots, 1))
-                sb_prefetch8(ring[(steps + SB_NEAR) % slots].block, insert);
-            sb_place8(hash, &c, batch_keys8_lanes(keys, j), slot->mask, slot->block, shape == SHAPE_FAR_ONE_STEP,
+                sb_prefetch8(&c, ring[(steps + SB_NEAR) % slots].first, insert);
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), slot->h, slot->first, shape == SHAPE_FAR_ONE_STEP,
                       insert);
             slot->out = done + j;
             slot->live = n - j >= 8 ? 8 : (unsigned)(n - j);
@@ -976,23 +972,23 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
         done += n;
     }
     for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++)
-        yes += sb_work_slot(&ring[i % slots], answer, insert);
+        yes += sb_work_slot(&c, &ring[i % slots], answer, insert);
     return yes;
 }
 
-/* The loop for the filter's size, by the FETCH_WINDOW_QUERIES plan on
- * every core (filters.h's filter_fetch_shape: no prefetch in L2, where the
+/* The loop for the filter's size, by the FETCH_WINDOW plan on every core
+ * (filters.h's filter_fetch_shape: no prefetch in L2, where the
  * out-of-order window overlaps the misses and prefetches cost more than
- * they hide; a query's from each block's slot beyond it up to the
- * last-level cache, an insert's none; into L1 as a key is hashed beyond
- * it: the timings, on a Zen 5, docs/PERFORMANCE.md, 2026-12-05, session 16,
+ * they hide; from each block's slot beyond it (an insert's beyond twice
+ * L2) up to the last-level cache; into L1 as a key is hashed beyond it:
+ * the timings, on a Zen 5, docs/PERFORMANCE.md, 2026-12-05, session 16,
  * 2026-12-06, sessions 17 and 18); a query stamped with and without
  * answers. */
 LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                      unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
-    switch (filter_fetch_shape(f, FETCH_WINDOW_QUERIES, insert)) {
+    switch (filter_fetch_shape(f, FETCH_WINDOW, insert)) {
     case SHAPE_FAR_ONE_STEP:
         return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
     case SHAPE_FROM_RING:

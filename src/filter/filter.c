@@ -166,8 +166,8 @@ fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert)
         return SHAPE_NONE;
     if (plan == FETCH_AHEAD)
         return SHAPE_AT_HASH;
-    if (insert) /* FETCH_WINDOW's from twice L2, where most blocks miss it; FETCH_WINDOW_QUERIES' never */
-        return plan == FETCH_WINDOW && f->word_count * 8 > 2 * cache_l2_bytes() ? SHAPE_FROM_RING : SHAPE_NONE;
+    if (insert) /* from twice L2, where most blocks miss it */
+        return f->word_count * 8 > 2 * cache_l2_bytes() ? SHAPE_FROM_RING : SHAPE_NONE;
     return SHAPE_FROM_RING;
 }
 
@@ -188,7 +188,5 @@ void filter_fetch_plan_set(fetch_plan plan) { forced_plan = plan; }
 
 const char *fetch_plan_name(fetch_plan plan)
 {
-    if (plan == FETCH_WINDOW_QUERIES)
-        return "window, the ring's prefetch for queries";
     return plan == FETCH_AHEAD ? "ahead" : plan == FETCH_WINDOW ? "window" : "the core's";
 }

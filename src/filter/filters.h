@@ -145,31 +145,28 @@ int filter_beyond_llc(const filter *f);
  * family 26).  AMD family 26 and
  * later take FETCH_WINDOW, every other core FETCH_AHEAD;
  * filter_fetch_plan_set forces one (the tests run the loop under both),
- * FETCH_PLAN_CPU goes back to the core's.  FETCH_WINDOW_QUERIES, the
- * AVX-512 loop's on every core, is FETCH_WINDOW with the ring's prefetch
- * for queries alone (its inserts measured slower with it, its queries
- * faster: docs/PERFORMANCE.md, session 18).  A plan decides how a loop
- * fetches, never which bits it sets. */
-typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW, FETCH_WINDOW_QUERIES } fetch_plan;
+ * FETCH_PLAN_CPU goes back to the core's.  The AVX-512 loop fetches by
+ * FETCH_WINDOW on every core.  A plan decides how a loop fetches, never
+ * which bits it sets. */
+typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
 fetch_plan filter_fetch_plan(void);
 void filter_fetch_plan_set(fetch_plan plan);
 const char *fetch_plan_name(fetch_plan plan);
 
 /* How a split block loop brings a key's block near before its work, by a
  * plan, the filter's size and whether it inserts (filter_fetch_shape;
- * avx2.c's loop under the core's plan, avx512.c's under
- * FETCH_WINDOW_QUERIES on every core):
+ * avx2.c's loop under the core's plan, avx512.c's under FETCH_WINDOW on
+ * every core):
  *   SHAPE_NONE           no prefetch (in L2; FETCH_WINDOW's inserts up to
- *                        twice L2, FETCH_WINDOW_QUERIES' up to the last-level
- *                        cache);
+ *                        twice L2);
  *   SHAPE_AT_HASH        (FETCH_AHEAD, L2 to the last-level cache) prefetched
  *                        into L1 as its key is hashed, a ring ahead;
- *   SHAPE_FROM_RING      (the window plans' queries, L2 to the last-level
- *                        cache; FETCH_WINDOW's inserts from twice L2)
+ *   SHAPE_FROM_RING      (FETCH_WINDOW's queries, L2 to the last-level
+ *                        cache; its inserts from twice L2)
  *                        prefetched from its ring slot 32 keys ahead: a load
  *                        and a prefetch a key, no vector work;
- *   SHAPE_FAR_ONE_STEP   (the window plans, beyond the last-level cache) into
- *                        L1 as its key is hashed, 128 keys ahead;
+ *   SHAPE_FAR_ONE_STEP   (FETCH_WINDOW, beyond the last-level cache) into L1
+ *                        as its key is hashed, 128 keys ahead;
  *   SHAPE_FAR_TWO_STEPS  (FETCH_AHEAD, beyond it) into L2 as its key is
  *                        hashed, 128 keys ahead, then into L1 from its slot
  *                        32 keys ahead. */
