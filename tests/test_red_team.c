@@ -446,9 +446,8 @@ Test(red_team, an_interrupted_run_with_a_long_output_keeps_its_journal, .timeout
     char *dir = temp_dir(), ini[600], name[400], cmd[6000];
     memset(name, 0, sizeof name);
     snprintf(ini, sizeof ini, "%s/e.ini", dir);
-    /* 20 trials: about 10 s here uninterrupted, so that it still runs when
-     * the kill comes a second later on a fast machine (2 trials took 1.00 s
-     * on a Zen 5, and sometimes finished first) */
+    /* 20 trials, so that the run is still going when the kill comes a
+     * second later on a fast machine (with 2 it sometimes finished first) */
     write_text(ini, "[g]\nbits_per_item = 10\nn = 3e5\nk = 1..60\ntrials = 20\nqueries = 3e5\n");
     /* three directories of 110 characters, then the file: the names of the
      * lock and the journal used to be cut to 316 characters, inside the

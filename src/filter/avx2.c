@@ -452,7 +452,8 @@ size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const
 
 /* ---- split block: one register a block ------------------------------------ */
 
-/* split_ymm.h: split_salt, splitblock_mask_of, split_key_work. */
+/* split_ymm.h: split_salt, split_one, splitblock_mask_of, split_key_work,
+ * split_prefetch. */
 LOOP __m256i splitblock_mask(uint64_t u, __m256i salt) { return splitblock_mask_of(u, salt, _mm256_set1_epi32(1)); }
 
 /* The first word of the key's block: ((u >> 32) blocks) >> 32 blocks of
@@ -638,21 +639,6 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
     return hash == KEYS8_MULX64 ? mulx64_x4(x, keyed4) : xxh3_8_x4(x, keyed4);
 }
 
-/* A block's prefetch: none, for reading or for writing into L1, or
- * (FETCH_L2, prefetcht1) into L2 only, the first of two steps
- * (SHAPE_FAR_TWO_STEPS). */
-enum { FETCH_NONE, FETCH_READ, FETCH_WRITE, FETCH_L2 };
-
-LOOP void split_prefetch(const unsigned char *p, int fetch)
-{
-    if (fetch == FETCH_WRITE)
-        __builtin_prefetch(p, 1, 3);
-    else if (fetch == FETCH_READ)
-        __builtin_prefetch(p, 0, 3);
-    else if (fetch == FETCH_L2)
-        __builtin_prefetch(p, 0, 2);
-}
-
 /* Keys between a key's hashing (with its block's prefetch) and its set or
  * test, in groups of four: SPLIT_RING groups, 64 keys, about a memory
  * latency of the loop's work (Boost.Bloom's bulk path keeps 64 one-line
@@ -686,12 +672,11 @@ typedef struct {
     unsigned live[SPLIT_FAR_RING];
 } split_ring;
 
-/* A shape's ring slots; its prefetch into L1 (for writing when insert);
- * the prefetch as a group is placed (hashed); and whether its blocks are
+/* A shape's ring slots; the prefetch as a group is placed (hashed); and
+ * whether its blocks are
  * prefetched again from their slots SPLIT_NEAR steps before their work. */
 LOOP int split_far(fetch_shape shape) { return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS; }
 LOOP size_t split_ring_slots(fetch_shape shape) { return split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING; }
-LOOP int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_READ; }
 LOOP int split_place_fetch(fetch_shape shape, int insert)
 {
     if (shape == SHAPE_AT_HASH || shape == SHAPE_FAR_ONE_STEP)
@@ -702,8 +687,7 @@ LOOP int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING ||
 
 /* What a ring loop's every step uses: in every lane the filter's block
  * count, the hash's per-call constant (keys8_constant), the split block's
- * salts, 1 (the masks' bit: kept in a register, where gcc rebuilt it from a
- * general register every group) and ~3; and the filter's words. */
+ * salts, 1 (the masks' bit: split_one) and ~3; and the filter's words. */
 typedef struct {
     __m256i blocks, keyed, salt, one, not3;
     uint64_t *words;
@@ -711,10 +695,8 @@ typedef struct {
 
 LOOP split_lanes split_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed)
 {
-    __m256i one = _mm256_set1_epi32(1);
-    __asm__("" : "+x"(one)); /* a value gcc cannot rematerialise: it stays in its register */
-    return (split_lanes){_mm256_set1_epi64x((long long)blocks), _mm256_set1_epi64x((long long)keyed), split_salt(), one,
-                         _mm256_set1_epi64x(~3LL), words};
+    return (split_lanes){_mm256_set1_epi64x((long long)blocks), _mm256_set1_epi64x((long long)keyed), split_salt(),
+                         split_one(), _mm256_set1_epi64x(~3LL), words};
 }
 
 /* Key l's block in a slot's firsts. */

@@ -853,8 +853,8 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
  * each key's block (sb_place8), where its answers go and how many of its
  * eight lanes are keys; the ring holds SB_RING or SB_FAR_RING of them.
  * Until session 18 the masks were made as the keys were hashed, two a zmm
- * register, and kept here: 0.66 ns a key in L1 and 0.82 at 1e6 keys against
- * 0.59 and 0.78-0.81 this way (docs/PERFORMANCE.md). */
+ * register, and kept here: slower in L1 and beyond L2 (docs/PERFORMANCE.md,
+ * 2026-12-06, session 18). */
 typedef struct {
     uint64_t h[8];
     uint64_t first[8];
@@ -864,8 +864,8 @@ typedef struct {
 
 /* What every step uses: in every lane the filter's block count, the
  * hash's per-call constant (batch_hash.h's keys8_constant) and ~3; the
- * split block's salts and 1 for the masks (1 past an empty asm, so that gcc
- * keeps it in a register); and the filter's words. */
+ * split block's salts and 1 for the masks (split_ymm.h's split_one); and
+ * the filter's words. */
 typedef struct {
     __m512i blocks, keyed, not3;
     __m256i salt, one;
@@ -874,22 +874,16 @@ typedef struct {
 
 LOOP sb_lanes sb_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed)
 {
-    __m256i one = _mm256_set1_epi32(1);
-    __asm__("" : "+x"(one));
     return (sb_lanes){_mm512_set1_epi64((long long)blocks), _mm512_set1_epi64((long long)keyed),
-                      _mm512_set1_epi64(~3LL), split_salt(), one, words};
+                      _mm512_set1_epi64(~3LL), split_salt(), split_one(), words};
 }
 
 /* A step's eight blocks into L1 (for writing when insert). */
 LOOP void sb_prefetch8(const sb_lanes *c, const uint64_t *first, int insert)
 {
 #pragma GCC unroll 8
-    for (unsigned l = 0; l < 8; l++) {
-        if (insert)
-            __builtin_prefetch(&c->words[first[l]], 1, 3);
-        else
-            __builtin_prefetch(&c->words[first[l]], 0, 3);
-    }
+    for (unsigned l = 0; l < 8; l++)
+        split_prefetch(&c->words[first[l]], split_l1_fetch(insert));
 }
 
 /* Eight keys x hashed into a slot: their hashes, and the first word of

@@ -138,12 +138,12 @@ int filter_beyond_llc(const filter *f);
  * Zen 3 and the Intel Xeon of earlier sessions, whose windows did not
  * cover a last-level-cache miss.  FETCH_WINDOW: no prefetch as a key is
  * hashed up to the last-level cache, where the out-of-order window
- * overlaps the misses and the prefetches' extracts from vector registers
- * only cost (one from the key's ring slot 32 keys ahead, a scalar load and
- * a prefetch: a query's beyond L2, an insert's beyond twice L2), and one
- * prefetch into L1 128 keys ahead beyond it; the faster way on Zen 5 (AMD
- * family 26).  AMD family 26 and
- * later take FETCH_WINDOW, every other core FETCH_AHEAD;
+ * overlaps the misses and those prefetches (each a reload of the block's
+ * index just stored) only cost; instead one from the key's ring slot 32
+ * keys ahead, a scalar load and a prefetch (a query's beyond L2, an
+ * insert's beyond twice L2), and one prefetch into L1 128 keys ahead
+ * beyond the last-level cache; the faster way on Zen 5 (AMD family 26).
+ * AMD family 26 and later take FETCH_WINDOW, every other core FETCH_AHEAD;
  * filter_fetch_plan_set forces one (the tests run the loop under both),
  * FETCH_PLAN_CPU goes back to the core's.  The AVX-512 loop fetches by
  * FETCH_WINDOW on every core.  A plan decides how a loop fetches, never

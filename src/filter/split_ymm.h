@@ -1,8 +1,8 @@
-/* split_ymm.h -- one key's work on a split block in a 256-bit register:
- * the block is one AVX2 register, so the AVX2 loop (avx2.c) and the
- * AVX-512 loop (avx512.c, whose 512-bit registers hash eight keys at once)
- * set and test it the same way.  Both files are built with AVX2; nothing
- * else includes this.
+/* split_ymm.h -- what the split block's AVX2 loop (avx2.c) and AVX-512
+ * loop (avx512.c, whose 512-bit registers hash eight keys at once) share:
+ * one key's work in a 256-bit register (a block is one AVX2 register, so
+ * both set and test it the same way) and a block's prefetch.  Both files
+ * are built with AVX2; nothing else includes this.
  *
  * A key of hash h has eight bits, one in each 32-bit word i of its block:
  * bit (uint32(h) SPLITBLOCK_SALT[i] mod 2^32) >> 27 (Parquet's split block
@@ -20,9 +20,18 @@
 /* The split block's salt as eight 32-bit lanes. */
 SPLIT_YMM __m256i split_salt(void) { return _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT); }
 
+/* 1 in every lane, for a loop to keep in a register: made past an empty
+ * asm, a value gcc cannot rematerialise (it rebuilt _mm256_set1_epi32(1)
+ * from a general register every group, two instructions). */
+SPLIT_YMM __m256i split_one(void)
+{
+    __m256i one = _mm256_set1_epi32(1);
+    __asm__("" : "+x"(one));
+    return one;
+}
+
 /* The key's eight bits: a broadcast, a product, two shifts; one is 1 in
- * every lane (a loop keeps it in a register: gcc rebuilt it from a general
- * register every group otherwise). */
+ * every lane (split_one, in a loop). */
 SPLIT_YMM __m256i splitblock_mask_of(uint64_t h, __m256i salt, __m256i one)
 {
     const __m256i h32 = _mm256_set1_epi32((int)(uint32_t)h);
@@ -41,5 +50,23 @@ SPLIT_YMM unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *b
     }
     return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
 }
+
+/* A block's prefetch: none, for reading or for writing into L1, or
+ * (FETCH_L2, prefetcht1) into L2 only, the first of two steps
+ * (SHAPE_FAR_TWO_STEPS); split_l1_fetch is the one into L1 for an
+ * operation. */
+enum { FETCH_NONE, FETCH_READ, FETCH_WRITE, FETCH_L2 };
+
+SPLIT_YMM void split_prefetch(const void *p, int fetch)
+{
+    if (fetch == FETCH_WRITE)
+        __builtin_prefetch(p, 1, 3);
+    else if (fetch == FETCH_READ)
+        __builtin_prefetch(p, 0, 3);
+    else if (fetch == FETCH_L2)
+        __builtin_prefetch(p, 0, 2);
+}
+
+SPLIT_YMM int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_READ; }
 
 #endif /* BLOOMLAB_SPLIT_YMM_H */
