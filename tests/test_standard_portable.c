@@ -10,6 +10,9 @@
  * stamped loops (keys8_loops.h: the odd keys in allocations of their own
  * length).  Runs in the portable pass (PORTABLE_SUITES) and at every level. */
 #include "filter/standard_portable.h"
+#include "base/cache.h"
+#include "base/cpu.h"
+#include "helpers.h"
 #include "keys8_loops.h"
 
 static void direct_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
@@ -23,7 +26,30 @@ static size_t direct_query(const filter *f, const scheme_ctx *ctx, const key_bat
     return standard_portable_query_keys8(f, keys8_of(ctx), ctx->seed, batches, nb, answer);
 }
 
+/* Through filter_ops_for, the ops of the level in force (the AVX2 level's
+ * inserts of 8-byte keys are standard_portable's: dispatch.c). */
+static void level_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+{
+    const filter_ops ops = filter_ops_for(f->layout, SCHEME_DOUBLE);
+    if (nb == 1)
+        ops.insert(f, ctx, batches);
+    else
+        ops.insert_many(f, ctx, batches, nb);
+}
+
+static size_t level_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
+                          unsigned char *answer)
+{
+    const filter_ops ops = filter_ops_for(f->layout, SCHEME_DOUBLE);
+    return nb == 1 ? ops.query(f, ctx, batches, answer) : ops.query_many(f, ctx, batches, nb, answer);
+}
+
 static const loops DIRECT = {"direct", LAYOUT_STANDARD, 7, direct_insert, direct_query};
+static const loops DIRECT_K24 = {"direct k=24", LAYOUT_STANDARD, 24, direct_insert, direct_query};
+static const loops DISPATCH_K24 = {"dispatch k=24", LAYOUT_STANDARD, 24, ops_insert, ops_query};
+static const loops CHOSEN_K24 = {"filter_key8_for k=24", LAYOUT_STANDARD, 24, key8_chosen_insert, key8_chosen_query};
+static const loops LEVEL = {"filter_ops_for", LAYOUT_STANDARD, 7, level_insert, level_query};
+static const loops LEVEL_K24 = {"filter_ops_for k=24", LAYOUT_STANDARD, 24, level_insert, level_query};
 static const loops DIRECT_K1 = {"direct k=1", LAYOUT_STANDARD, 1, direct_insert, direct_query};
 static const loops DIRECT_K13 = {"direct k=13", LAYOUT_STANDARD, 13, direct_insert, direct_query};
 static const loops DISPATCH = {"dispatch", LAYOUT_STANDARD, 7, ops_insert, ops_query};
@@ -41,8 +67,9 @@ static const loops CHOSEN_K13 = {"filter_key8_for k=13", LAYOUT_STANDARD, 13, ke
 static const uint64_t SIZES[] = {61, 30011, 64 * 4099 - 3, 10000000, (1ULL << 31) + 5};
 
 /* Every size by the loops directly and through the dispatch, each keys8
- * hash; k = 1 (one round, no next position) and 13 (the position loop's
- * other lengths) both ways. */
+ * hash; k = 1 (one round, no next position), 13 (the position loop's
+ * other lengths) and 24 (past the inserts' stamped k: the loop over k)
+ * both ways. */
 Test(standard_portable, keys8)
 {
     static const loops *const LOOPS[] = {&DIRECT, &DISPATCH};
@@ -51,7 +78,8 @@ Test(standard_portable, keys8)
         for (size_t h = 0; h < sizeof HASHES / sizeof HASHES[0]; h++)
             for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++)
                 check_size(LOOPS[l], HASHES[h], 0, SIZES[i], 3000);
-    static const loops *const OTHER_K[] = {&DIRECT_K1, &DIRECT_K13, &DISPATCH_K1, &DISPATCH_K13};
+    static const loops *const OTHER_K[] = {&DIRECT_K1, &DIRECT_K13, &DIRECT_K24,
+                                           &DISPATCH_K1, &DISPATCH_K13, &DISPATCH_K24};
     for (size_t l = 0; l < sizeof OTHER_K / sizeof OTHER_K[0]; l++) {
         check_size(OTHER_K[l], "xxh3_64", 0, 61, 3000);
         check_size(OTHER_K[l], "xxh3_64", 0, 30011, 3000);
@@ -69,6 +97,53 @@ Test(standard_portable, one_key_calls)
     }
     check_size(&CHOSEN_K1, "xxh3_64", 0, 64 * 4099 - 3, 3000);
     check_size(&CHOSEN_K13, "mulx64", 0, 64 * 4099 - 3, 3000);
+    check_size(&CHOSEN_K24, "xxh3_64", 0, 64 * 4099 - 3, 3000);
+}
+
+/* The inserts' two loops (filter_standard_one_pass): a filter just past
+ * this machine's L2 takes the prefetched loop under FETCH_AHEAD and under
+ * FETCH_WINDOW from half the last-level cache on (the threshold lowered),
+ * the one pass under FETCH_WINDOW below it; each sets the reference's
+ * bits, at k = 7 (stamped) and 24 (the loop over k), each hash. */
+Test(standard_portable, both_insert_loops)
+{
+    const uint64_t past_l2_bits = 8 * (cache_l2_bytes() + 4096) + 3, llc_was = filter_stage_min_bytes();
+    static const struct {
+        fetch_plan plan;
+        int half_llc_below; /* the threshold above twice the filter */
+        int one_pass;
+    } CASES[] = {{FETCH_AHEAD, 1, 0}, {FETCH_WINDOW, 1, 1}, {FETCH_WINDOW, 0, 0}};
+    for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
+        filter_fetch_plan_set(CASES[c].plan);
+        filter_stage_min_bytes_set(CASES[c].half_llc_below ? UINT64_MAX : past_l2_bits / 8 + 64);
+        filter f;
+        cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, past_l2_bits), 7), 0);
+        cr_assert_eq(filter_standard_one_pass(&f, CASES[c].plan), CASES[c].one_pass, "case %zu", c);
+        filter_free(&f);
+        check_size(&DIRECT, "mulx64", 0, past_l2_bits, 3000);
+        check_size(&DIRECT_K24, "xxh3_64", 0, past_l2_bits, 3000);
+    }
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
+    filter_stage_min_bytes_set(llc_was);
+}
+
+/* At the AVX2 level (where this CPU has it) filter_ops_for's inserts of
+ * 8-byte keys by a keys8 hash are these loops, any other keys (odd: a few
+ * not 8 bytes long) avx2.c's; in L2 and past it, k = 7 and 24. */
+Test(standard_portable, avx2_level)
+{
+    if (cpu_isa_supported() < ISA_AVX2) {
+        cr_log_info("no AVX2 on this CPU: the AVX2 level's dispatch not run");
+        return;
+    }
+    char *saved = isa_env_set("avx2");
+    static const uint64_t AT[] = {30011, 64 * 4099 - 3, 10000000};
+    for (size_t i = 0; i < sizeof AT / sizeof AT[0]; i++) {
+        check_size(&LEVEL, "mulx64", 0, AT[i], 3000);
+        check_size(&LEVEL, "xxh3_64", 37, AT[i], 3000);
+        check_size(&LEVEL_K24, "xxh3_64", 0, AT[i], 3000);
+    }
+    isa_env_restore(saved);
 }
 
 /* Mixed lengths (a key of 1 to 7 or 16 bytes among 8-byte ones, in some

@@ -525,8 +525,8 @@ ALWAYS_INLINE size_t query_finish_block(layout_kind L, scheme_kind S, batch_env 
 static int split_double(layout_kind L, scheme_kind S) { return L == LAYOUT_SPLITBLOCK && S == SCHEME_DOUBLE; }
 
 /* 1 (and the hash) when (standard, double)'s inserts take
- * standard_portable.h's one-pass loop: every key 8 bytes long and the hash
- * xxh3_64 or mulx64 (and a filter that is not staging: many_insert). */
+ * standard_portable.h's loops: every key 8 bytes long and the hash xxh3_64
+ * or mulx64 (and a filter that is not staging: many_insert). */
 ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const scheme_ctx *ctx,
                                         const key_batch *batches, size_t count, keys8_hash *hash)
 {

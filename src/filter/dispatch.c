@@ -236,10 +236,11 @@ static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_
 {
     return (query_run){f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL, NULL};
 }
-/* The standard layout's inserts: the AVX2 loop in L2 only.  Beyond it the
- * portable loops (standard_portable.c's one pass for 8-byte xxh3_64 keys,
- * the stamped ones for others) took fewer instructions and less time
- * (docs/PERFORMANCE.md, 2026-12-05). */
+/* The standard layout's inserts of keys standard_portable.c does not take
+ * (not 8 bytes long, or another hasher: the AVX2 level's wrapper below):
+ * the AVX2 loop in L2 only.  Beyond it the portable loops (batch.c's
+ * stamped ones) took fewer instructions and less time (docs/PERFORMANCE.md,
+ * 2026-12-05). */
 static run_insert_fn standard_insert_run_avx2(const filter *f)
 {
     return inserts_direct(f) && fits_in_l2(f) ? avx2_standard_insert : NULL;
@@ -340,12 +341,12 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
                                             insert_many_##tag##_##isa, query_many_##tag##_##isa};
 
 #define VECTOR_LEVEL(isa, LEVEL)                                                                             \
-    VECTOR_OPS(standard, isa, LEVEL, 0)                                                                      \
     VECTOR_OPS(counting, isa, LEVEL, 0)                                                                      \
     VECTOR_OPS(partitioned, isa, LEVEL, 0)                                                                   \
     VECTOR_OPS(blocked512, isa, LEVEL, 0)                                                                    \
     VECTOR_OPS(register64, isa, LEVEL, 0)
 
+VECTOR_OPS(standard, avx512, ISA_AVX512, 0)
 VECTOR_LEVEL(avx512, ISA_AVX512)
 VECTOR_LEVEL(avx2, ISA_AVX2)
 VECTOR_OPS_OVER(blocked512_multiply, blocked512_multiply, avx512, ISA_AVX512, 0)
@@ -358,6 +359,33 @@ VECTOR_OPS(splitblock, avx2_hashed, ISA_AVX2, 1)
 static run_insert_fn splitblock_insert_run_avx512_hashed(const filter *f) { return splitblock_insert_run_avx512(f); }
 static query_run splitblock_query_run_avx512_hashed(const filter *f) { return splitblock_query_run_avx512(f); }
 VECTOR_OPS(splitblock, avx512_hashed, ISA_AVX512, 1)
+
+/* The standard layout at the AVX2 level: 8-byte keys' inserts by a keys8
+ * hash go to standard_portable.c (each key hashed in its loop, in one pass
+ * where filter_standard_one_pass says), which in L2 took 80 instructions
+ * a key with mulx64 against 139 for avx2_standard_insert and the hashes it
+ * is given (docs/PERFORMANCE.md, 2026-12-06, session 19); other keys and
+ * hashers, and every query, as the runs above. */
+static run_insert_fn standard_insert_run_avx2_hashed(const filter *f) { return standard_insert_run_avx2(f); }
+static query_run standard_query_run_avx2_hashed(const filter *f) { return standard_query_run_avx2(f); }
+VECTOR_OPS(standard, avx2_hashed, ISA_AVX2, 0)
+static void insert_many_standard_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    keys8_hash hash;
+    if (f->stage == NULL && keys8_hash_of(ctx->hash, &hash) && avx2_batches_keys8(b, n))
+        standard_portable_insert_keys8(f, hash, ctx->seed, b, n);
+    else
+        insert_many_standard_avx2_hashed(f, ctx, b, n);
+}
+static void insert_standard_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
+{
+    if (b->count == 1) /* one key: batch.c's lone_key_insert */
+        insert_standard_avx2_hashed(f, ctx, b);
+    else
+        insert_many_standard_avx2(f, ctx, b, 1);
+}
+const filter_ops loops_standard_avx2 = {insert_standard_avx2, query_standard_avx2_hashed, NULL,
+                                        insert_many_standard_avx2, query_many_standard_avx2_hashed};
 
 /* The split block at each level: xxh3_64 or mulx64 on 8-byte keys hashed
  * in the loop, one pass (avx2.h's four keys a step, avx512.h's eight); any

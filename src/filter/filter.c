@@ -171,6 +171,11 @@ fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert)
     return SHAPE_FROM_RING;
 }
 
+int filter_standard_one_pass(const filter *f, fetch_plan plan)
+{
+    return !filter_beyond_l2(f) || (plan == FETCH_WINDOW && 2 * f->word_count * 8 < filter_stage_min_bytes());
+}
+
 static fetch_plan forced_plan = FETCH_PLAN_CPU;
 
 fetch_plan filter_fetch_plan(void)

@@ -173,6 +173,16 @@ const char *fetch_plan_name(fetch_plan plan);
 typedef enum { SHAPE_NONE, SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS } fetch_shape;
 fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert);
 
+/* Whether the standard layout's 8-byte keys go into a filter in one pass
+ * (standard_portable.c: each key hashed and its k bits set at once, no
+ * prefetch) or a batch's positions are computed and their lines
+ * prefetched a batch ahead of setting them.  One pass in L2 on every core
+ * (no miss to hide, fewer instructions), and under FETCH_WINDOW below half
+ * the last-level cache, where the out-of-order window overlaps a few keys'
+ * misses (measured on a Zen 5: a fifth faster there, twice as slow from
+ * half the last-level cache on: docs/PERFORMANCE.md, session 19). */
+int filter_standard_one_pass(const filter *f, fetch_plan plan);
+
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
 /* Set the bits of every insert still staged (a standard or partitioned
  * filter beyond the cache stages its inserts: stage.c).  Call it after

@@ -27,22 +27,55 @@ LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
     return hash_probe(keys8_hash_one(hash, key, keyed));
 }
 
+/* One key's k bits set from its stream p, at once.  Where k is a
+ * constant (the stamps below) its k positions are written out: each key's
+ * work is then straight-line code, its k lines' misses in flight together
+ * with the next keys', where a loop over a run-time k measured a fifth
+ * slower beyond L2 (docs/PERFORMANCE.md, 2026-12-06, session 19). */
+LOOP void set_bits(uint64_t *words, uint64_t m, unsigned k, probe p)
+{
+#pragma GCC unroll 16 /* STANDARD_K_STAMPED; clang reads the same pragma */
+    for (unsigned i = 0; i < k; i++) /* ctx is read by the other schemes only: SCHEME_DOUBLE folds it away */
+        bit_set(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
+}
+
+/* The k a stamp is made for: 1 to 16 (the k of false-positive rates down
+ * to about 1e-5, (1/2)^k at the best k); a larger k takes the loop. */
+#define STANDARD_K_STAMPED 16
+#define FOR_STAMPED_K(X)                                                                                     \
+    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
+
+/* The batches' keys in one pass, each hashed and its bits set at once,
+ * without a prefetch (filter_standard_one_pass says where). */
+LOOP void insert_run(keys8_hash hash, uint64_t *words, uint64_t m, unsigned k, uint64_t keyed,
+                     const key_batch *batches, size_t count)
+{
+    for (size_t t = 0; t < count; t++) {
+        const key_batch *keys = &batches[t];
+        if (keys->packed8) /* the keys side by side: no pointer to load a key (key_batch.h) */
+            for (size_t j = 0; j < keys->count; j++)
+                set_bits(words, m, k, key8_probe(hash, keyed, keys->packed[j]));
+        else
+            for (size_t j = 0; j < keys->count; j++)
+                set_bits(words, m, k, key8_probe(hash, keyed, keys->ptr[j]));
+    }
+}
+
 /* A batch's keys hashed (xxh3_64 or mulx64 on 8 bytes), their k
  * positions computed by schemes.h's double hashing stream and reduction
  * (the reference's arithmetic, not a copy of it) into pos[j k + i], and
- * each position's line prefetched for writing: the first pass. */
+ * each position's line prefetched for writing: the prefetched loop's first
+ * pass. */
 LOOP void standard_hash(keys8_hash hash, const uint64_t *words, uint64_t m, unsigned k, uint64_t keyed,
                         const key_batch *keys, uint64_t *pos)
 {
     for (size_t j = 0; j < keys->count; j++) {
         probe p = key8_probe(hash, keyed, keys->ptr[j]);
-        /* k is known only at run time: two positions a loop step halve the
-         * step's count, compare and branch, and leave one test for an odd k
-         * (a wider unroll's remainder jumps cost more a key than they save:
-         * make loopcount).  clang reads the same pragma. */
+        /* two positions a loop step halve the step's count, compare and
+         * branch, and leave one test for an odd k (a wider unroll's
+         * remainder jumps cost more a key than they save: make loopcount) */
 #pragma GCC unroll 2
         for (unsigned i = 0; i < k; i++) {
-            /* ctx is read by the other schemes only: SCHEME_DOUBLE folds it away */
             const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
             *pos++ = q;
             __builtin_prefetch(&words[q >> 6], 1, 3);
@@ -60,21 +93,41 @@ LOOP void standard_set(uint64_t *words, const uint64_t *pos, size_t n)
         bit_set(words, pos[t]);
 }
 
-/* Batch b hashed and prefetched, then batch b - 1's bits set: a line is
- * fetched while the up to KEY_BATCH keys before its key are worked, as in
- * splitblock_portable.c, the positions waiting in two arrays of one batch. */
-LOOP void insert_keys8(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
+/* The prefetched loop (filter_standard_one_pass says when): batch b hashed
+ * and prefetched, then batch b - 1's bits set, so that a line is fetched
+ * while the up to KEY_BATCH keys before its key are worked, the positions
+ * waiting in two arrays of one batch. */
+LOOP void insert_prefetched(keys8_hash hash, filter *f, uint64_t keyed, const key_batch *batches, size_t count)
 {
-    uint64_t *const words = f->words;
-    const uint64_t m = f->m;
-    const unsigned k = f->k;
-    const uint64_t keyed = keys8_constant(hash, seed);
     uint64_t pos[2][KEY_BATCH * FILTER_K_MAX];
     for (size_t b = 0; b <= count; b++) {
         if (b < count)
-            standard_hash(hash, words, m, k, keyed, &batches[b], pos[b & 1]);
+            standard_hash(hash, f->words, f->m, f->k, keyed, &batches[b], pos[b & 1]);
         if (b > 0)
-            standard_set(words, pos[(b - 1) & 1], batches[b - 1].count * k);
+            standard_set(f->words, pos[(b - 1) & 1], batches[b - 1].count * f->k);
+    }
+}
+
+/* The one pass where filter_standard_one_pass takes it (insert_run
+ * stamped for each k of FOR_STAMPED_K, the loop past them), else the
+ * prefetched loop. */
+LOOP void insert_keys8(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
+{
+    uint64_t *const words = f->words;
+    const uint64_t m = f->m, keyed = keys8_constant(hash, seed);
+    if (!filter_standard_one_pass(f, filter_fetch_plan())) {
+        insert_prefetched(hash, f, keyed, batches, count);
+        return;
+    }
+    switch (f->k) {
+#define STAMP(K)                                                                                             \
+    case K:                                                                                                  \
+        insert_run(hash, words, m, K, keyed, batches, count);                                                \
+        return;
+        FOR_STAMPED_K(STAMP)
+#undef STAMP
+    default:
+        insert_run(hash, words, m, f->k, keyed, batches, count);
     }
 }
 
@@ -86,16 +139,22 @@ void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, c
         insert_keys8(KEYS8_XXH3_64, f, seed, batches, count);
 }
 
-/* One key's k bits set from its stream p.  words, m and k in locals: a
- * store through f->words could alias *f, and the compiler would load them
- * again after each bit set. */
+/* One key's k bits set from its stream p, set_bits stamped as the batches'
+ * loop is.  words and m in locals: a store through f->words could alias
+ * *f, and the compiler would load them again after each bit set. */
 LOOP void insert_probe(filter *f, probe p)
 {
     uint64_t *const words = f->words;
     const uint64_t m = f->m;
-    const unsigned k = f->k;
-    for (unsigned i = 0; i < k; i++) {
-        bit_set(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
+    switch (f->k) {
+#define STAMP(K)                                                                                             \
+    case K:                                                                                                  \
+        set_bits(words, m, K, p);                                                                            \
+        return;
+        FOR_STAMPED_K(STAMP)
+#undef STAMP
+    default:
+        set_bits(words, m, f->k, p);
     }
 }
 

@@ -2,13 +2,18 @@
  * double hashing and 8-byte keys hashed by xxh3_64 or mulx64: what a CPU
  * without AVX2 runs (BLOOMLAB_ISA=portable, and every machine that is not
  * x86-64), and what the AVX2 level falls back to where it has no loop of
- * its own (dispatch.c: inserts beyond L2, queries beyond L2).
+ * its own (dispatch.c: queries beyond L2), and what it inserts 8-byte keys
+ * with at every size (dispatch.c's insert_many_standard_avx2).
  *
- * Insert: each key is hashed in the loop, its k positions computed and
- * their lines prefetched for writing, and its bits set a batch of keys
- * later, so that the lines have arrived when they are written, with no
- * call, no hasher's output array and no cursor between (a filter that
- * does not stage: stage.c begins past the last-level cache).
+ * Insert (a filter that does not stage: stage.c begins past the last-level
+ * cache), with no call, no hasher's output array and no cursor between:
+ * in one pass, each key hashed and its k bits set at once, the loop
+ * stamped for each k up to 16 so that a key's positions are straight-line
+ * code; or, where filters.h's filter_standard_one_pass says (past
+ * L2 under FETCH_AHEAD, from half the last-level cache under
+ * FETCH_WINDOW), a batch's positions computed and their lines prefetched
+ * for writing, and its bits set a batch of keys later, when the lines have
+ * arrived.
  *
  * Query: in rounds over a group of 64 keys, as Boost.Bloom's bulk
  * may_contain does.  Round i tests position i of every key still alive,
