@@ -97,7 +97,7 @@ Test(standard_portable, one_key_calls)
     }
     check_size(&CHOSEN_K1, "xxh3_64", 0, 64 * 4099 - 3, 3000);
     check_size(&CHOSEN_K13, "mulx64", 0, 64 * 4099 - 3, 3000);
-    check_size(&CHOSEN_K24, "xxh3_64", 0, 64 * 4099 - 3, 3000);
+    check_size(&CHOSEN_K24, "xxh3_64", 0, 30011, 3000); /* fill 0.9: a tenth of the absent keys reach the last bit */
 }
 
 /* The inserts' two loops (filter_standard_one_pass): a filter just past
