@@ -27,23 +27,34 @@ typedef struct {
                     unsigned char *answer);
 } loops;
 
-/* Through the portable dispatch of f's layout with double hashing: a run of one batch by ops.insert and
+/* A run through a layout's ops: a run of one batch by ops.insert and
  * ops.query (the one-batch entries), longer ones by insert_many and
  * query_many (its answers too). */
-static void ops_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+static inline void ops_run_insert(filter_ops ops, filter *f, const scheme_ctx *ctx, const key_batch *batches,
+                                  size_t nb)
 {
-    const filter_ops ops = filter_ops_portable(f->layout, SCHEME_DOUBLE);
     if (nb == 1)
         ops.insert(f, ctx, batches);
     else
         ops.insert_many(f, ctx, batches, nb);
 }
 
+static inline size_t ops_run_query(filter_ops ops, const filter *f, const scheme_ctx *ctx, const key_batch *batches,
+                                   size_t nb, unsigned char *answer)
+{
+    return nb == 1 ? ops.query(f, ctx, batches, answer) : ops.query_many(f, ctx, batches, nb, answer);
+}
+
+/* Through the portable dispatch of f's layout with double hashing. */
+static void ops_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+{
+    ops_run_insert(filter_ops_portable(f->layout, SCHEME_DOUBLE), f, ctx, batches, nb);
+}
+
 static size_t ops_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
                         unsigned char *answer)
 {
-    const filter_ops ops = filter_ops_portable(f->layout, SCHEME_DOUBLE);
-    return nb == 1 ? ops.query(f, ctx, batches, answer) : ops.query_many(f, ctx, batches, nb, answer);
+    return ops_run_query(filter_ops_portable(f->layout, SCHEME_DOUBLE), f, ctx, batches, nb, answer);
 }
 
 /* The keys8 name of the run's hash (xxh3_64 or mulx64). */

@@ -3,9 +3,10 @@
  * (filter_insert_one, filter_query_one): the same bits, and the same
  * answers (the query's rounds over groups of 64 keys, runs of 1 to 9
  * batches of 1 to 32 keys crossing the groups' edges), called directly and
- * through the portable dispatch (filter_ops_portable; batch.c's hook), for
- * each keys8 hash (xxh3_64, mulx64), for m a multiple of 64 and not, near
- * 2^32 bits and past it.  Through the dispatch, a run with a key that is
+ * through the portable dispatch (filter_ops_portable; batch.c's hook) and
+ * the AVX2 level's (filter_ops_for), for each keys8 hash (xxh3_64, mulx64),
+ * for m a multiple of 64 and not, near 2^32 bits and past it, k stamped and
+ * not, the inserts' one pass and prefetched loop each.  Through the dispatch, a run with a key that is
  * not 8 bytes long, another hash, or a staging filter must take the
  * stamped loops (keys8_loops.h: the odd keys in allocations of their own
  * length).  Runs in the portable pass (PORTABLE_SUITES) and at every level. */
@@ -30,18 +31,13 @@ static size_t direct_query(const filter *f, const scheme_ctx *ctx, const key_bat
  * inserts of 8-byte keys are standard_portable's: dispatch.c). */
 static void level_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
-    const filter_ops ops = filter_ops_for(f->layout, SCHEME_DOUBLE);
-    if (nb == 1)
-        ops.insert(f, ctx, batches);
-    else
-        ops.insert_many(f, ctx, batches, nb);
+    ops_run_insert(filter_ops_for(f->layout, SCHEME_DOUBLE), f, ctx, batches, nb);
 }
 
 static size_t level_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
                           unsigned char *answer)
 {
-    const filter_ops ops = filter_ops_for(f->layout, SCHEME_DOUBLE);
-    return nb == 1 ? ops.query(f, ctx, batches, answer) : ops.query_many(f, ctx, batches, nb, answer);
+    return ops_run_query(filter_ops_for(f->layout, SCHEME_DOUBLE), f, ctx, batches, nb, answer);
 }
 
 static const loops DIRECT = {"direct", LAYOUT_STANDARD, 7, direct_insert, direct_query};
