@@ -319,7 +319,7 @@ LOOP unsigned set_position(int kind, uint64_t *words, uint64_t word, uint64_t bi
  * the update of memory stays scalar, since two lanes may name the same
  * word and a scatter would lose one of them. */
 LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
-                           const uint64_t *h1, const uint64_t *h2, size_t count)
+                           const uint64_t *h1, const uint64_t *h2, size_t count, int k_stamped)
 {
     const int blocked = kind == POS_BLOCKED, counting = kind == POS_COUNTING;
     const __m512i r = _mm512_set1_epi64((long long)range);
@@ -345,7 +345,11 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
                 _mm512_storeu_si512(bit + 8 * i, _mm512_sllv_epi64(one, _mm512_and_si512(pos, low6)));
             }
         }
-        if (lanes == 8) {
+        if (lanes == 8 && k_stamped) { /* k a constant: the 8 k updates written out (FILTER_STAMPED_K) */
+#pragma GCC unroll 128
+            for (size_t t = 0; t < 8 * (size_t)k; t++)
+                saturated += set_position(kind, words, word[t], bit[t]);
+        } else if (lanes == 8) {
             for (size_t t = 0; t < 8 * (size_t)k; t++)
                 saturated += set_position(kind, words, word[t], bit[t]);
         } else {
@@ -457,19 +461,29 @@ LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t rang
     return yes;
 }
 
+/* Stamped for each k of FILTER_STAMPED_K. */
 void avx512_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count);
+    switch (f->k) {
+#define STAMP(K)                                                                                             \
+    case K:                                                                                                  \
+        probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, 1);                               \
+        return;
+        FILTER_STAMPED_K(STAMP)
+#undef STAMP
+    default:
+        probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, 0);
+    }
 }
 
 void avx512_counting_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count);
+    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, 0);
 }
 
 void avx512_partitioned_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count);
+    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, 0);
 }
 
 /* The all-k queries of the unblocked layouts, from either key source (the
@@ -653,7 +667,7 @@ size_t avx512_standard_query_phased_wide(const filter *f, const uint64_t *h1, co
 
 void avx512_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count);
+    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
 }
 
 size_t avx512_blocked512_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)

@@ -28,22 +28,15 @@ LOOP probe key8_probe(keys8_hash hash, uint64_t keyed, const unsigned char *key)
 }
 
 /* One key's k bits set from its stream p, at once.  Where k is a
- * constant (the stamps below) its k positions are written out: each key's
- * work is then straight-line code, its k lines' misses in flight together
- * with the next keys', where a loop over a run-time k measured a fifth
- * slower beyond L2 (docs/PERFORMANCE.md, 2026-12-06, session 19). */
+ * constant (filters.h's FILTER_STAMPED_K) its k positions are written out:
+ * each key's work is then straight-line code, its k lines' misses in flight
+ * together with the next keys'. */
 LOOP void set_bits(uint64_t *words, uint64_t m, unsigned k, probe p)
 {
-#pragma GCC unroll 16 /* STANDARD_K_STAMPED; clang reads the same pragma */
+#pragma GCC unroll 16 /* FILTER_K_STAMPED; clang reads the same pragma */
     for (unsigned i = 0; i < k; i++) /* ctx is read by the other schemes only: SCHEME_DOUBLE folds it away */
         bit_set(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
 }
-
-/* The k a stamp is made for: 1 to 16 (the k of false-positive rates down
- * to about 1e-5, (1/2)^k at the best k); a larger k takes the loop. */
-#define STANDARD_K_STAMPED 16
-#define FOR_STAMPED_K(X)                                                                                     \
-    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 
 /* The batches' keys in one pass, each hashed and its bits set at once,
  * without a prefetch (filter_standard_one_pass says where). */
@@ -109,7 +102,7 @@ LOOP void insert_prefetched(keys8_hash hash, filter *f, uint64_t keyed, const ke
 }
 
 /* The one pass where filter_standard_one_pass takes it (insert_run
- * stamped for each k of FOR_STAMPED_K, the loop past them), else the
+ * stamped for each k of FILTER_STAMPED_K, the loop past them), else the
  * prefetched loop. */
 LOOP void insert_keys8(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
 {
@@ -124,7 +117,7 @@ LOOP void insert_keys8(keys8_hash hash, filter *f, uint64_t seed, const key_batc
     case K:                                                                                                  \
         insert_run(hash, words, m, K, keyed, batches, count);                                                \
         return;
-        FOR_STAMPED_K(STAMP)
+        FILTER_STAMPED_K(STAMP)
 #undef STAMP
     default:
         insert_run(hash, words, m, f->k, keyed, batches, count);
@@ -151,7 +144,7 @@ LOOP void insert_probe(filter *f, probe p)
     case K:                                                                                                  \
         set_bits(words, m, K, p);                                                                            \
         return;
-        FOR_STAMPED_K(STAMP)
+        FILTER_STAMPED_K(STAMP)
 #undef STAMP
     default:
         set_bits(words, m, f->k, p);
@@ -171,7 +164,7 @@ LOOP int test_bits(const uint64_t *words, uint64_t m, unsigned k, probe p)
     return i < k ? (int)bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m)) : 1;
 }
 
-/* test_bits stamped for each k of FOR_STAMPED_K, as insert_probe is (a
+/* test_bits stamped for each k of FILTER_STAMPED_K, as insert_probe is (a
  * library user's bloomlab_contains of a present key 2-6% faster,
  * docs/PERFORMANCE.md, session 19). */
 LOOP int query_probe(const filter *f, probe p)
@@ -182,7 +175,7 @@ LOOP int query_probe(const filter *f, probe p)
 #define STAMP(K)                                                                                             \
     case K:                                                                                                  \
         return test_bits(words, m, K, p);
-        FOR_STAMPED_K(STAMP)
+        FILTER_STAMPED_K(STAMP)
 #undef STAMP
     default:
         return test_bits(words, m, f->k, p);
