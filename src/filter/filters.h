@@ -75,13 +75,13 @@ static const uint32_t SPLITBLOCK_SALT[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5b
                                             0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U};
 #define FILTER_K_MAX 64u
 
-/* The k the standard layout's insert loops are stamped for, k a constant in
- * each (standard_portable.c, avx512.c): 1 to FILTER_K_STAMPED, the k of
- * false-positive rates down to about 1e-5 ((1/2)^k at the best k); a larger
- * k takes the loop over k.  With k a constant a key's positions are
- * written out: straight-line code, a fifth faster beyond L2 in the portable
- * loop and 4-7% in the AVX-512 one (docs/PERFORMANCE.md, 2026-12-06,
- * session 19). */
+/* The k the standard layout's insert loops and one-key calls are stamped
+ * for, k a constant in each (standard_portable.c, avx512.c): 1 to
+ * FILTER_K_STAMPED, the k of false-positive rates down to about 1e-5
+ * ((1/2)^k at the best k); a larger k takes the loop over k.  With k a
+ * constant a key's positions are written out: straight-line code, a fifth
+ * faster beyond L2 in the portable loop and 4-7% in the AVX-512 one
+ * (docs/PERFORMANCE.md, 2026-12-06, session 19). */
 #define FILTER_K_STAMPED 16
 #define FILTER_STAMPED_K(X)                                                                                  \
     X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
