@@ -464,16 +464,11 @@ LOOP size_t probe_query(int kind, int wide, const uint64_t *words, uint64_t rang
 /* Stamped for each k of FILTER_STAMPED_K. */
 void avx512_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    switch (f->k) {
-#define STAMP(K)                                                                                             \
-    case K:                                                                                                  \
-        probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, 1);                               \
-        return;
-        FILTER_STAMPED_K(STAMP)
-#undef STAMP
-    default:
-        probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, 0);
-    }
+#define FILTER_K_DO(K, STAMPED)                                                                              \
+    probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, STAMPED);                             \
+    return
+    FILTER_K_SWITCH(f->k)
+#undef FILTER_K_DO
 }
 
 void avx512_counting_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)

@@ -85,6 +85,19 @@ static const uint32_t SPLITBLOCK_SALT[8] = {0x47b6137bU, 0x44974d91U, 0x8824ad5b
 #define FILTER_K_STAMPED 16
 #define FILTER_STAMPED_K(X)                                                                                  \
     X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
+/* The stamps' switch over k: FILTER_K_DO(K, STAMPED), which its user
+ * defines as a statement that leaves the function (it ends in a return),
+ * with K a constant and STAMPED 1 for each k of FILTER_STAMPED_K, and with
+ * k itself and STAMPED 0 past them. */
+#define FILTER_K_CASE(K)                                                                                     \
+    case K:                                                                                                  \
+        FILTER_K_DO(K, 1);
+#define FILTER_K_SWITCH(k)                                                                                   \
+    switch (k) {                                                                                             \
+        FILTER_STAMPED_K(FILTER_K_CASE)                                                                      \
+    default:                                                                                                 \
+        FILTER_K_DO(k, 0);                                                                                   \
+    }
 
 typedef struct {
     layout_kind layout;

@@ -112,16 +112,11 @@ LOOP void insert_keys8(keys8_hash hash, filter *f, uint64_t seed, const key_batc
         insert_prefetched(hash, f, keyed, batches, count);
         return;
     }
-    switch (f->k) {
-#define STAMP(K)                                                                                             \
-    case K:                                                                                                  \
-        insert_run(hash, words, m, K, keyed, batches, count);                                                \
-        return;
-        FILTER_STAMPED_K(STAMP)
-#undef STAMP
-    default:
-        insert_run(hash, words, m, f->k, keyed, batches, count);
-    }
+#define FILTER_K_DO(K, STAMPED)                                                                              \
+    insert_run(hash, words, m, K, keyed, batches, count);                                                    \
+    return
+    FILTER_K_SWITCH(f->k)
+#undef FILTER_K_DO
 }
 
 void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)
@@ -139,16 +134,11 @@ LOOP void insert_probe(filter *f, probe p)
 {
     uint64_t *const words = f->words;
     const uint64_t m = f->m;
-    switch (f->k) {
-#define STAMP(K)                                                                                             \
-    case K:                                                                                                  \
-        set_bits(words, m, K, p);                                                                            \
-        return;
-        FILTER_STAMPED_K(STAMP)
-#undef STAMP
-    default:
-        set_bits(words, m, f->k, p);
-    }
+#define FILTER_K_DO(K, STAMPED)                                                                              \
+    set_bits(words, m, K, p);                                                                                \
+    return
+    FILTER_K_SWITCH(f->k)
+#undef FILTER_K_DO
 }
 
 /* One key's k bits tested from its stream p, with an early exit. */
@@ -171,15 +161,9 @@ LOOP int query_probe(const filter *f, probe p)
 {
     const uint64_t *const words = f->words;
     const uint64_t m = f->m;
-    switch (f->k) {
-#define STAMP(K)                                                                                             \
-    case K:                                                                                                  \
-        return test_bits(words, m, K, p);
-        FILTER_STAMPED_K(STAMP)
-#undef STAMP
-    default:
-        return test_bits(words, m, f->k, p);
-    }
+#define FILTER_K_DO(K, STAMPED) return test_bits(words, m, K, p)
+    FILTER_K_SWITCH(f->k)
+#undef FILTER_K_DO
 }
 
 LOOP void insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned char *key)
