@@ -360,6 +360,16 @@ static run_insert_fn splitblock_insert_run_avx512_hashed(const filter *f) { retu
 static query_run splitblock_query_run_avx512_hashed(const filter *f) { return splitblock_query_run_avx512(f); }
 VECTOR_OPS(splitblock, avx512_hashed, ISA_AVX512, 1)
 
+/* 1 (and the hash) when the loops that hash 8-byte keys themselves take
+ * the batches: the hash xxh3_64 or mulx64 and every key 8 bytes long (one
+ * batch, a library user's key: the scalar check, which costs less than
+ * the vector one's setup). */
+static int keys8_batches(const scheme_ctx *ctx, const key_batch *batches, size_t count, keys8_hash *hash)
+{
+    return keys8_hash_of(ctx->hash, hash) &&
+           (count == 1 ? batch_all_8_bytes(batches) : avx2_batches_keys8(batches, count));
+}
+
 /* The standard layout at the AVX2 level: 8-byte keys' inserts by a keys8
  * hash go to standard_portable.c (each key hashed in its loop, in one pass
  * where filter_standard_one_pass says), which in L2 took 80 instructions
@@ -372,7 +382,7 @@ VECTOR_OPS(standard, avx2_hashed, ISA_AVX2, 0)
 static void insert_many_standard_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
 {
     keys8_hash hash;
-    if (f->stage == NULL && keys8_hash_of(ctx->hash, &hash) && avx2_batches_keys8(b, n))
+    if (f->stage == NULL && keys8_batches(ctx, b, n, &hash))
         standard_portable_insert_keys8(f, hash, ctx->seed, b, n);
     else
         insert_many_standard_avx2_hashed(f, ctx, b, n);
@@ -394,9 +404,7 @@ const filter_ops loops_standard_avx2 = {insert_standard_avx2, query_standard_avx
 static int split_8_byte_keys(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
                              keys8_hash *hash)
 {
-    /* one batch (a library user's key): the scalar check costs less than the vector one's setup */
-    return few_blocks(f) && keys8_hash_of(ctx->hash, hash) &&
-           (count == 1 ? batch_all_8_bytes(batches) : avx2_batches_keys8(batches, count));
+    return few_blocks(f) && keys8_batches(ctx, batches, count, hash);
 }
 #define SPLIT_KEYS8_OPS(isa)                                                                                   \
     static void insert_many_splitblock_##isa(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n) \
