@@ -1,8 +1,9 @@
 /* test_standard_portable.c -- the portable loops for the standard layout
  * and 8-byte keys (standard_portable.h) against the one-key reference
  * (filter_insert_one, filter_query_one): the same bits, and the same
- * answers (the query's rounds over groups of 64 keys, runs of 1 to 9
- * batches of 1 to 32 keys crossing the groups' edges), called directly and
+ * answers (the query's groups of 64 keys, in rounds or all k at once,
+ * runs of 1 to 9 batches of 1 to 32 keys crossing the groups' edges, and
+ * runs of present and absent groups in turn), called directly and
  * through the portable dispatch (filter_ops_portable; batch.c's hook) and
  * the AVX2 level's (filter_ops_for), for each keys8 hash (xxh3_64, mulx64),
  * for m a multiple of 64 and not, near 2^32 bits and past it, k stamped and
@@ -40,7 +41,16 @@ static size_t level_query(const filter *f, const scheme_ctx *ctx, const key_batc
     return ops_run_query(filter_ops_for(f->layout, SCHEME_DOUBLE), f, ctx, batches, nb, answer);
 }
 
+/* Queries of any key and hasher (standard_portable_query_hashed), called
+ * directly; filled through the portable dispatch. */
+static size_t hashed_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
+                           unsigned char *answer)
+{
+    return standard_portable_query_hashed(f, ctx, batches, nb, answer);
+}
+
 static const loops DIRECT = {"direct", LAYOUT_STANDARD, 7, direct_insert, direct_query};
+static const loops HASHED = {"hashed", LAYOUT_STANDARD, 7, ops_insert, hashed_query};
 static const loops DIRECT_K24 = {"direct k=24", LAYOUT_STANDARD, 24, direct_insert, direct_query};
 static const loops DISPATCH_K24 = {"dispatch k=24", LAYOUT_STANDARD, 24, ops_insert, ops_query};
 static const loops CHOSEN_K24 = {"filter_key8_for k=24", LAYOUT_STANDARD, 24, key8_chosen_insert, key8_chosen_query};
@@ -169,4 +179,84 @@ Test(standard_portable, near_and_above_2_32_bits, .timeout = 180)
     check_sparse(LOOPS, 2, (1ULL << 32) - 37);
     check_sparse(LOOPS, 2, (1ULL << 32) / 4 * 5 + 1000001);
     filter_stage_min_bytes_set(0);
+}
+
+/* Runs whose groups of 64 keys are present and absent in turn, so that the
+ * query changes its way from group to group (standard_portable.h: all k
+ * at once after a group with more than half its keys present, in rounds
+ * after one with fewer): batches of 32 keys (each group one side) and of
+ * 21 (groups across batches' edges, a third or two thirds present).  N
+ * keys inserted by the reference into a filter of m bits; each answer the
+ * reference's, on the same filter. */
+static void check_modes(const loops *l, const char *hash, unsigned odd, uint64_t m)
+{
+    enum { N = 3000 };
+    static const struct {
+        size_t keys;
+        const char *sides;
+    } RUNS[] = {{32, "PPAAPPAAP"}, {21, "PPAPAAPPP"}, {32, "AAPPPPAAA"}};
+    key_batch *batches = malloc(9 * sizeof *batches);
+    cr_assert_not_null(batches);
+    source s;
+    source_open(&s, hash, 0x70de + m, odd);
+    filter f;
+    cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, m), l->k), 0);
+    insert_keys(NULL, &s, &f, N, batches);
+    for (size_t r = 0; r < sizeof RUNS / sizeof RUNS[0]; r++) {
+        uint64_t next[2] = {0, 0}; /* the next key of each side */
+        while (next[KEY_PRESENT] + 9 * RUNS[r].keys <= N && next[KEY_ABSENT] + 9 * RUNS[r].keys <= N) {
+            size_t nb = 0;
+            for (const char *c = RUNS[r].sides; *c != '\0'; c++, nb++) {
+                const key_side side = *c == 'P' ? KEY_PRESENT : KEY_ABSENT;
+                source_fill(&s, N, side, next[side], RUNS[r].keys, &batches[nb]);
+                next[side] += RUNS[r].keys;
+            }
+            unsigned char answer[9 * KEY_BATCH + 1];
+            memset(answer, 0xAA, sizeof answer);
+            const size_t yes = l->query(&f, &s.ctx, batches, nb, answer);
+            size_t t = 0, ref_yes = 0;
+            for (size_t b = 0; b < nb; b++)
+                for (size_t j = 0; j < batches[b].count; j++, t++) {
+                    const int one = filter_query_one(&f, SCHEME_DOUBLE, &s.ctx, batches[b].ptr[j],
+                                                     batches[b].len[j], batches[b].id[j]);
+                    cr_assert_eq(answer[t], one, "%s %s m=%llu run %zu batch %zu key %zu", l->name, s.h.name,
+                                 (unsigned long long)f.m, r, b, j);
+                    cr_assert(RUNS[r].sides[b] == 'A' || one == 1, "false negative");
+                    ref_yes += (size_t)one;
+                }
+            cr_assert_eq(answer[t], 0xAA, "nothing written past the last answer");
+            cr_assert_eq(yes, ref_yes);
+            cr_assert_eq(l->query(&f, &s.ctx, batches, nb, NULL), yes, "the count without answers");
+            source_release(&s);
+        }
+    }
+    filter_free(&f);
+    keyset_close(s.ks);
+    free(batches);
+}
+
+/* The query's two ways in one call, each hash, k stamped (7, 1) and not
+ * (24), the hashed entry with keys of other lengths: at 30011 bits (about
+ * half full: an absent key's answer turns on each of its k bits) and 4099
+ * words, where both ways are taken; and past L2 under FETCH_AHEAD, where
+ * filter_standard_one_pass says no and every group goes in rounds. */
+Test(standard_portable, query_modes)
+{
+    static const uint64_t AT[] = {30011, 64 * 4099 - 3};
+    for (size_t i = 0; i < sizeof AT / sizeof AT[0]; i++) {
+        check_modes(&DIRECT, "xxh3_64", 0, AT[i]);
+        check_modes(&DIRECT, "mulx64", 0, AT[i]);
+        check_modes(&DIRECT_K1, "mulx64", 0, AT[i]);
+        check_modes(&DIRECT_K24, "xxh3_64", 0, AT[i]);
+        check_modes(&HASHED, "xxh3_128", 37, AT[i]);
+        check_modes(&DISPATCH, "murmur3_128", 0, AT[i]);
+    }
+    filter_fetch_plan_set(FETCH_AHEAD);
+    const uint64_t past_l2_bits = 8 * (cache_l2_bytes() + 4096) + 3;
+    filter f;
+    cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, past_l2_bits), 7), 0);
+    cr_assert_eq(filter_standard_one_pass(&f, FETCH_AHEAD), 0);
+    filter_free(&f);
+    check_modes(&DIRECT, "mulx64", 0, past_l2_bits);
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
 }

@@ -533,7 +533,8 @@ ALWAYS_INLINE int standard_double_keys8(layout_kind L, scheme_kind S, const sche
     return L == LAYOUT_STANDARD && S == SCHEME_DOUBLE && keys8_hashed(ctx, batches, count, hash);
 }
 
-/* (standard, double)'s queries: standard_portable.h's rounds, 8-byte keys
+/* (standard, double)'s queries: standard_portable.h's (in rounds, or all k
+ * at once after a group of mostly present keys), 8-byte keys
  * with xxh3_64 or mulx64 hashed in the loop, any other keys or hasher as
  * the reference hashes them. */
 ALWAYS_INLINE size_t standard_double_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches,

@@ -230,8 +230,9 @@ static query_run splitblock_query_run_avx512(const filter *f) { return (query_ru
  * than positions from avx2.c: docs/PERFORMANCE.md); queries
  * test all k while the filter fits in L2, and beyond it take the portable
  * loops with early exit (standard_portable.h's rounds for a standard
- * filter, batch.c's phases for the rest; an AVX2 loop
- * testing all k fetched every line: slower there). */
+ * filter, all k after a group of mostly present keys where its one pass
+ * applies; batch.c's phases for the rest; an AVX2 loop testing all k
+ * fetched every line: slower there). */
 static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k)
 {
     return (query_run){f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL, NULL};

@@ -187,7 +187,7 @@ static int query_hash(const filter *f, uint64_t h) { return query_probe(f, hash_
 
 FILTER_KEY8_CALLS(standard_portable_key8, insert_key8, query_key8, insert_hash, query_hash)
 
-/* ---- queries: rounds over a group of keys (standard_portable.h) ---------- */
+/* ---- queries: a group of keys in rounds or all k at once (standard_portable.h) */
 
 /* Keys a group: a round's prefetches are issued a group's work ahead of
  * their tests (Boost.Bloom's bulk may_contain keeps 64), and the keys
@@ -219,8 +219,8 @@ typedef struct {
 
 LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
 {
-    if (kh.ctx == NULL)
-        return key8_probe(kh.hash, kh.keyed, keys->ptr[j]);
+    if (kh.ctx == NULL) /* a packed8 batch's key read from its slot: one load, not two (key_batch.h) */
+        return key8_probe(kh.hash, kh.keyed, keys->packed8 ? keys->packed[j] : keys->ptr[j]);
     probe p;
     probe_start(SCHEME_DOUBLE, kh.ctx, &p, keys->ptr[j], keys->len[j], keys->id[j]);
     return p;
@@ -277,20 +277,117 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_
     return found;
 }
 
-/* The run a group at a time: the group's rounds, then its answers. */
+/* One key's k bits tested without a branch on any: 1 when all are set. */
+LOOP unsigned test_all_bits(const uint64_t *words, uint64_t m, unsigned k, probe p)
+{
+    uint64_t all = 1;
+#pragma GCC unroll 16 /* FILTER_K_STAMPED */
+    for (unsigned i = 0; i < k; i++)
+        all &= bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
+    return (unsigned)all;
+}
+
+/* The next (up to) QUERY_GROUP keys of the run, each hashed and its k bits
+ * tested at once; returns the keys that found all k (bit t: key t of the
+ * group), *n their number (0 when the run is done). */
+LOOP uint64_t group_all_k_run(key_hashing kh, const uint64_t *words, uint64_t m, unsigned k,
+                              const key_batch *batches, size_t count, run_cursor *at, unsigned *n)
+{
+    uint64_t found = 0;
+    unsigned t = 0;
+    while (t < QUERY_GROUP && at->b < count) {
+        const key_batch *keys = &batches[at->b];
+        const size_t left = keys->count - at->j, room = QUERY_GROUP - t, take = left < room ? left : room;
+        for (size_t j = at->j; j < at->j + take; j++, t++)
+            found |= (uint64_t)test_all_bits(words, m, k, key_probe(kh, keys, j)) << t;
+        at->j += take;
+        if (at->j == keys->count) {
+            at->b++;
+            at->j = 0;
+        }
+    }
+    *n = t;
+    return found;
+}
+
+/* group_all_k_run stamped for each k of FILTER_STAMPED_K (a key's k
+ * positions straight-line code, as in the inserts' one pass). */
+LOOP uint64_t group_all_k(key_hashing kh, const filter *f, const key_batch *batches, size_t count, run_cursor *at,
+                          unsigned *n)
+{
+    const uint64_t *const words = f->words;
+    const uint64_t m = f->m;
+#define FILTER_K_DO(K, STAMPED) return group_all_k_run(kh, words, m, K, batches, count, at, n)
+    FILTER_K_SWITCH(f->k)
+#undef FILTER_K_DO
+}
+
+/* group_all_k once for each way of hashing, each a function of its own: in
+ * line, its 17 stamps would be copied into each of the query's (with and
+ * without answers). */
+static __attribute__((noinline)) uint64_t group_all_k_xxh3(uint64_t keyed, const filter *f, const key_batch *batches,
+                                                           size_t count, run_cursor *at, unsigned *n)
+{
+    return group_all_k((key_hashing){KEYS8_XXH3_64, keyed, NULL}, f, batches, count, at, n);
+}
+
+static __attribute__((noinline)) uint64_t group_all_k_mulx64(uint64_t keyed, const filter *f,
+                                                             const key_batch *batches, size_t count, run_cursor *at,
+                                                             unsigned *n)
+{
+    return group_all_k((key_hashing){KEYS8_MULX64, keyed, NULL}, f, batches, count, at, n);
+}
+
+static __attribute__((noinline)) uint64_t group_all_k_hashed(const scheme_ctx *ctx, const filter *f,
+                                                             const key_batch *batches, size_t count, run_cursor *at,
+                                                             unsigned *n)
+{
+    return group_all_k((key_hashing){KEYS8_XXH3_64, 0, ctx}, f, batches, count, at, n);
+}
+
+/* The group_all_k of the run's way of hashing (a constant at each stamp). */
+LOOP uint64_t group_all_k_of(key_hashing kh, const filter *f, const key_batch *batches, size_t count, run_cursor *at,
+                             unsigned *n)
+{
+    if (kh.ctx != NULL)
+        return group_all_k_hashed(kh.ctx, f, batches, count, at, n);
+    if (kh.hash == KEYS8_MULX64)
+        return group_all_k_mulx64(kh.keyed, f, batches, count, at, n);
+    return group_all_k_xxh3(kh.keyed, f, batches, count, at, n);
+}
+
+/* Whether the next group is tested all k at once (standard_portable.h):
+ * where the inserts take their one pass (filter_standard_one_pass: a
+ * key's lines in flight together without a prefetch), and when more than
+ * half the keys of the group before were present. */
+LOOP int all_k_next(int one_pass, uint64_t found, unsigned count)
+{
+    return one_pass && 2 * (unsigned)__builtin_popcountll(found) > count;
+}
+
+/* The run a group at a time, in rounds or all k at once (all_k_next), then
+ * the group's answers. */
 LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
 {
     const uint64_t *const words = f->words;
     const uint64_t m = f->m;
     const unsigned k = f->k;
+    const int one_pass = filter_standard_one_pass(f, filter_fetch_plan());
     run_cursor at = {0, 0};
     query_group g;
     size_t yes = 0;
+    int all_k = 0; /* the first group in rounds */
     for (;;) {
-        group_start(kh, words, m, batches, count, &at, &g);
+        uint64_t live;
+        if (all_k) {
+            live = group_all_k_of(kh, f, batches, count, &at, &g.count);
+        } else {
+            group_start(kh, words, m, batches, count, &at, &g);
+            live = group_rounds(words, m, k, &g); /* 0 for an empty group */
+        }
         if (g.count == 0)
             return yes;
-        const uint64_t live = group_rounds(words, m, k, &g);
+        all_k = all_k_next(one_pass, live, g.count);
         yes += (size_t)__builtin_popcountll(live);
         if (answer != NULL) {
             for (unsigned t = 0; t < g.count; t++)

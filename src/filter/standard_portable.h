@@ -25,6 +25,20 @@
  * branch depends on a bit's value, so none is mispredicted per key, and
  * every round's misses overlap (the timings: docs/PERFORMANCE.md).
  *
+ * Or, for the next group, all k bits of each key at once, no branch on a
+ * bit (the inserts' one pass with loads for stores, stamped for k), where
+ * the inserts take that pass (filters.h's filter_standard_one_pass) and
+ * more than half the last group's keys were present.  A round costs a
+ * key's stream and position stored, a prefetch and a mask step per bit
+ * tested, so a group of present fraction p costs about a + b (p k + (1 - p)
+ * 2) in rounds against c k all at once, with b > c: the two meet at a p
+ * below 1, lower in L1 than beyond L2, and 1/2 lies between the break-even
+ * points measured (docs/PERFORMANCE.md, session 20), so a call of present
+ * keys costs less after its first group and one of absent keys the same.
+ * Beyond the one pass's sizes a present key's k lines are misses that only
+ * the rounds' prefetches overlap: rounds alone there.  The answers are the
+ * same either way.
+ *
  * The bits and answers are the one-key reference's (batch.c, cursor_start
  * and cursor_position for LAYOUT_STANDARD), bit for bit: h1 = the hash of
  * the key at the seed, h2 = mix64(h1) (schemes.h, hash_split), position
