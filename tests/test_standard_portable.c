@@ -3,7 +3,8 @@
  * (filter_insert_one, filter_query_one): the same bits, and the same
  * answers (the query's groups of 64 keys, in rounds or all k at once,
  * runs of 1 to 9 batches of 1 to 32 keys crossing the groups' edges, and
- * runs of present and absent groups in turn), called directly and
+ * runs of present and absent groups in turn; the one-key calls' two
+ * tables, early exit and all k, and which one a filter takes), called directly and
  * through the portable dispatch (filter_ops_portable; batch.c's hook) and
  * the AVX2 level's (filter_ops_for), for each keys8 hash (xxh3_64, mulx64),
  * for m a multiple of 64 and not, near 2^32 bits and past it, k stamped and
@@ -49,7 +50,61 @@ static size_t hashed_query(const filter *f, const scheme_ctx *ctx, const key_bat
     return standard_portable_query_hashed(f, ctx, batches, nb, answer);
 }
 
+/* A run key by key through a table of one-key calls (standard_portable.h:
+ * the early exit's or all k's), inserted or asked: an 8-byte key by its
+ * 8-byte entry, any other by its hash entry with the hasher's 64 bits (as
+ * bloomlab_add hashes such a key); answer[t] for the t-th key of a query. */
+static size_t table_run(const filter_key8_calls *table, int insert, filter *f, const scheme_ctx *ctx,
+                        const key_batch *batches, size_t nb, unsigned char *answer)
+{
+    const keys8_hash hash = keys8_of(ctx);
+    const uint64_t keyed = keys8_constant(hash, ctx->seed);
+    size_t yes = 0, t = 0;
+    for (size_t b = 0; b < nb; b++)
+        for (size_t j = 0; j < batches[b].count; j++, t++) {
+            const unsigned char *key = batches[b].ptr[j];
+            const size_t len = batches[b].len[j];
+            const uint64_t h = len == 8 ? 0 : hasher_hash(ctx->hash, key, len, ctx->seed).lo;
+            if (insert) {
+                cr_assert_eq(len == 8 ? table[hash].insert(f, keyed, key) : table[hash].insert_hash(f, h), 0);
+                continue;
+            }
+            const int all = len == 8 ? table[hash].query(f, keyed, key) : table[hash].query_hash(f, h);
+            yes += (size_t)all;
+            if (answer != NULL)
+                answer[t] = (unsigned char)all;
+        }
+    return yes;
+}
+
+static void early_exit_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+{
+    table_run(standard_portable_key8, 1, f, ctx, batches, nb, NULL);
+}
+
+static size_t early_exit_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
+                               unsigned char *answer)
+{
+    return table_run(standard_portable_key8, 0, (filter *)f, ctx, batches, nb, answer);
+}
+
+static void all_k_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
+{
+    table_run(standard_portable_key8_all_k, 1, f, ctx, batches, nb, NULL);
+}
+
+static size_t all_k_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
+                          unsigned char *answer)
+{
+    return table_run(standard_portable_key8_all_k, 0, (filter *)f, ctx, batches, nb, answer);
+}
+
 static const loops DIRECT = {"direct", LAYOUT_STANDARD, 7, direct_insert, direct_query};
+static const loops EARLY_EXIT = {"one key, early exit", LAYOUT_STANDARD, 7, early_exit_insert, early_exit_query};
+static const loops EARLY_EXIT_K24 = {"one key, early exit, k=24", LAYOUT_STANDARD, 24, early_exit_insert,
+                                     early_exit_query};
+static const loops ALL_K = {"one key, all k", LAYOUT_STANDARD, 7, all_k_insert, all_k_query};
+static const loops ALL_K_K24 = {"one key, all k, k=24", LAYOUT_STANDARD, 24, all_k_insert, all_k_query};
 static const loops HASHED = {"hashed", LAYOUT_STANDARD, 7, ops_insert, hashed_query};
 static const loops DIRECT_K24 = {"direct k=24", LAYOUT_STANDARD, 24, direct_insert, direct_query};
 static const loops DISPATCH_K24 = {"dispatch k=24", LAYOUT_STANDARD, 24, ops_insert, ops_query};
@@ -104,6 +159,48 @@ Test(standard_portable, one_key_calls)
     check_size(&CHOSEN_K1, "xxh3_64", 0, 64 * 4099 - 3, 3000);
     check_size(&CHOSEN_K13, "mulx64", 0, 64 * 4099 - 3, 3000);
     check_size(&CHOSEN_K24, "xxh3_64", 0, 30011, 3000); /* fill 0.9: a tenth of the absent keys reach the last bit */
+}
+
+/* The one-key calls' two tables, each on its own: the early exit's and all
+ * k's, each hash, keys of other lengths by the hash entries, at 61 and
+ * 30011 bits (crowded and half full) and k = 24 at fill 0.9 (a tenth of
+ * the absent keys reach the last bit); and which one filter_key8_for
+ * takes: all k where filter_standard_one_pass holds (in L2), the early
+ * exit where it does not (past L2 under FETCH_AHEAD). */
+Test(standard_portable, one_key_tables)
+{
+    static const loops *const TABLES[] = {&EARLY_EXIT, &ALL_K};
+    static const loops *const TABLES_K24[] = {&EARLY_EXIT_K24, &ALL_K_K24};
+    for (size_t t = 0; t < 2; t++) {
+        check_size(TABLES[t], "xxh3_64", 37, 61, 3000);
+        check_size(TABLES[t], "mulx64", 37, 30011, 3000);
+        check_size(TABLES_K24[t], "xxh3_64", 0, 30011, 3000);
+    }
+    for (int k8 = 0; k8 < 2; k8++) { /* the two tables' queries their own functions (their answers are the same) */
+        cr_assert_neq(standard_portable_key8_all_k[k8].query, standard_portable_key8[k8].query);
+        cr_assert_neq(standard_portable_key8_all_k[k8].query_hash, standard_portable_key8[k8].query_hash);
+    }
+    hasher h;
+    char err[256];
+    cr_assert_eq(hasher_resolve("mulx64", &h, err, sizeof err), 0, "%s", err);
+    const scheme_ctx ctx = {&h, 1, 0};
+    const uint64_t past_l2_bits = 8 * (cache_l2_bytes() + 4096) + 3;
+    static const struct {
+        fetch_plan plan;
+        int past_l2;
+        const filter_key8_calls *table;
+    } CASES[] = {{FETCH_AHEAD, 0, standard_portable_key8_all_k}, {FETCH_AHEAD, 1, standard_portable_key8}};
+    for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
+        filter_fetch_plan_set(CASES[c].plan);
+        filter f;
+        cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, CASES[c].past_l2 ? past_l2_bits : 30011, 7), 0);
+        cr_assert_eq(filter_key8_for(&f, &ctx, SCHEME_DOUBLE).calls.query, CASES[c].table[KEYS8_MULX64].query,
+                     "case %zu", c);
+        cr_assert_eq(filter_key8_for(&f, &ctx, SCHEME_DOUBLE).calls.query_hash,
+                     CASES[c].table[KEYS8_MULX64].query_hash, "case %zu", c);
+        filter_free(&f);
+    }
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
 }
 
 /* The inserts' two loops (filter_standard_one_pass): a filter just past

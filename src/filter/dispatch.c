@@ -477,11 +477,12 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
  * block is one AVX2 register; AVX-512 adds nothing to one key), under the
  * same size limit as its AVX2 ops; the standard layout's are scalar at
  * every level (k positions, each its own line, one key's worth of work to
- * overlap). */
+ * overlap), their queries all k at once or with an early exit by the
+ * filter's size (standard_portable.h). */
 static const filter_key8_calls *key8_module(const filter *f)
 {
     if (f->layout == LAYOUT_STANDARD)
-        return standard_portable_key8;
+        return filter_standard_one_pass(f, filter_fetch_plan()) ? standard_portable_key8_all_k : standard_portable_key8;
 #if BLOOMLAB_X86
     if (cpu_isa() >= ISA_AVX2 && few_blocks(f))
         return avx2_splitblock_key8;

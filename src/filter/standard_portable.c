@@ -154,14 +154,24 @@ LOOP int test_bits(const uint64_t *words, uint64_t m, unsigned k, probe p)
     return i < k ? (int)bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m)) : 1;
 }
 
-/* test_bits stamped for each k of FILTER_STAMPED_K, as insert_probe is (a
- * library user's bloomlab_contains of a present key 2-6% faster,
- * docs/PERFORMANCE.md, session 19). */
-LOOP int query_probe(const filter *f, probe p)
+/* One key's k bits tested without a branch on any: 1 when all are set. */
+LOOP unsigned test_all_bits(const uint64_t *words, uint64_t m, unsigned k, probe p)
+{
+    uint64_t all = 1;
+#pragma GCC unroll 16 /* FILTER_K_STAMPED */
+    for (unsigned i = 0; i < k; i++)
+        all &= bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
+    return (unsigned)all;
+}
+
+/* test_bits, or test_all_bits when all_k, stamped for each k of
+ * FILTER_STAMPED_K, as insert_probe is (a library user's bloomlab_contains
+ * of a present key 2-6% faster, docs/PERFORMANCE.md, session 19). */
+LOOP int query_probe(const filter *f, probe p, int all_k)
 {
     const uint64_t *const words = f->words;
     const uint64_t m = f->m;
-#define FILTER_K_DO(K, STAMPED) return test_bits(words, m, K, p)
+#define FILTER_K_DO(K, STAMPED) return all_k ? (int)test_all_bits(words, m, K, p) : test_bits(words, m, K, p)
     FILTER_K_SWITCH(f->k)
 #undef FILTER_K_DO
 }
@@ -173,7 +183,12 @@ LOOP void insert_key8(keys8_hash hash, filter *f, uint64_t keyed, const unsigned
 
 LOOP int query_key8(keys8_hash hash, const filter *f, uint64_t keyed, const unsigned char *key)
 {
-    return query_probe(f, key8_probe(hash, keyed, key));
+    return query_probe(f, key8_probe(hash, keyed, key), 0);
+}
+
+LOOP int query_key8_all_k(keys8_hash hash, const filter *f, uint64_t keyed, const unsigned char *key)
+{
+    return query_probe(f, key8_probe(hash, keyed, key), 1);
 }
 
 /* A key of any length by its hash h (filters.h's filter_key8). */
@@ -183,9 +198,11 @@ static int insert_hash(filter *f, uint64_t h)
     return 0;
 }
 
-static int query_hash(const filter *f, uint64_t h) { return query_probe(f, hash_probe(h)); }
+static int query_hash(const filter *f, uint64_t h) { return query_probe(f, hash_probe(h), 0); }
+static int query_hash_all_k(const filter *f, uint64_t h) { return query_probe(f, hash_probe(h), 1); }
 
 FILTER_KEY8_CALLS(standard_portable_key8, insert_key8, query_key8, insert_hash, query_hash)
+FILTER_KEY8_CALLS(standard_portable_key8_all_k, insert_key8, query_key8_all_k, insert_hash, query_hash_all_k)
 
 /* ---- queries: a group of keys in rounds or all k at once (standard_portable.h) */
 
@@ -275,16 +292,6 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_
         found |= bit_at(words, g->pos[t]) << t;
     }
     return found;
-}
-
-/* One key's k bits tested without a branch on any: 1 when all are set. */
-LOOP unsigned test_all_bits(const uint64_t *words, uint64_t m, unsigned k, probe p)
-{
-    uint64_t all = 1;
-#pragma GCC unroll 16 /* FILTER_K_STAMPED */
-    for (unsigned i = 0; i < k; i++)
-        all &= bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
-    return (unsigned)all;
 }
 
 /* The next (up to) QUERY_GROUP keys of the run, each hashed and its k bits

@@ -61,8 +61,15 @@ void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, c
 /* One 8-byte key of a standard filter (filters.h's filter_key8; the hash
  * xxh3_64 or mulx64, keyed = keys8_constant(hash, seed)): its k bits set
  * at once (a staging filter too: the bits commute with the staged ones), or
- * tested with an early exit at the first clear one (1 when all are set). */
+ * tested (1 when all are set): by standard_portable_key8's calls with an
+ * early exit at the first clear pair, by standard_portable_key8_all_k's all
+ * k with no branch on a bit.  An absent key's early exit is a mispredicted
+ * branch; all k fetch k lines, whose misses overlap in the core's window
+ * where the inserts' one pass does (filter_standard_one_pass), and beyond
+ * it cost more than the branch: filter_key8_for takes all k there, the
+ * early exit beyond (docs/PERFORMANCE.md, session 20). */
 extern const filter_key8_calls standard_portable_key8[2]; /* filters.h's filter_key8_calls, for each hash */
+extern const filter_key8_calls standard_portable_key8_all_k[2];
 
 /* The keys of batches [0, count) tested (every key 8 bytes long: the
  * caller checks): returns how many found all k bits
