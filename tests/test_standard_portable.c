@@ -278,38 +278,45 @@ Test(standard_portable, near_and_above_2_32_bits, .timeout = 180)
     filter_stage_min_bytes_set(0);
 }
 
-/* Runs whose groups of 64 keys are present and absent in turn, so that the
- * query changes its way from group to group (standard_portable.h: all k
- * at once after a group with more than half its keys present, in rounds
- * after one with fewer): batches of 32 keys (each group one side) and of
- * 21 (groups across batches' edges, a third or two thirds present).  N
- * keys inserted by the reference into a filter of m bits; each answer the
- * reference's, on the same filter. */
+/* Runs whose groups of keys are present and absent in turn, so that the
+ * query changes its way as it goes (standard_portable.h: a group of 64 all
+ * k at once after a group with more than half its keys present, in rounds
+ * after one with fewer; dispatch.c's runs_query: a vector level's run of 8
+ * batches by its test of all k after such a run): batches of 32 keys (each
+ * group one side) and of 21 (groups across batches' edges, a third or two
+ * thirds present), runs of 9 batches and of 44 (a vector level's runs of
+ * present and absent keys in turn).  N keys inserted by the reference into
+ * a filter of m bits; each answer the reference's, on the same filter. */
 static void check_modes(const loops *l, const char *hash, unsigned odd, uint64_t m)
 {
-    enum { N = 3000 };
+    enum { N = 6000, MOST = 48 };
     static const struct {
         size_t keys;
         const char *sides;
-    } RUNS[] = {{32, "PPAAPPAAP"}, {21, "PPAPAAPPP"}, {32, "AAPPPPAAA"}};
-    key_batch *batches = malloc(9 * sizeof *batches);
-    cr_assert_not_null(batches);
+    } RUNS[] = {{32, "PPAAPPAAP"},
+                {21, "PPAPAAPPP"},
+                {32, "AAPPPPAAA"},
+                {32, "PPPPPPPPPPAAAAAAAAPPPPPPPPAAAAAAAAPPPPPPPPAA"},
+                {32, "PPAAAAAAAAPPPPPPPPAAAAAAAAPPPPPPPPPPPPPPPPPP"}};
+    key_batch *batches = malloc(MOST * sizeof *batches);
+    unsigned char *answer = malloc(MOST * KEY_BATCH + 1);
+    cr_assert(batches != NULL && answer != NULL);
     source s;
     source_open(&s, hash, 0x70de + m, odd);
     filter f;
     cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, m), l->k), 0);
-    insert_keys(NULL, &s, &f, N, batches);
+    insert_keys(NULL, &s, &f, N / 2, batches);
     for (size_t r = 0; r < sizeof RUNS / sizeof RUNS[0]; r++) {
+        const size_t nb = strlen(RUNS[r].sides);
+        cr_assert_leq(nb, MOST);
         uint64_t next[2] = {0, 0}; /* the next key of each side */
-        while (next[KEY_PRESENT] + 9 * RUNS[r].keys <= N && next[KEY_ABSENT] + 9 * RUNS[r].keys <= N) {
-            size_t nb = 0;
-            for (const char *c = RUNS[r].sides; *c != '\0'; c++, nb++) {
-                const key_side side = *c == 'P' ? KEY_PRESENT : KEY_ABSENT;
-                source_fill(&s, N, side, next[side], RUNS[r].keys, &batches[nb]);
+        while (next[KEY_PRESENT] + nb * RUNS[r].keys <= N / 2 && next[KEY_ABSENT] + nb * RUNS[r].keys <= N) {
+            for (size_t b = 0; b < nb; b++) {
+                const key_side side = RUNS[r].sides[b] == 'P' ? KEY_PRESENT : KEY_ABSENT;
+                source_fill(&s, N / 2, side, next[side], RUNS[r].keys, &batches[b]);
                 next[side] += RUNS[r].keys;
             }
-            unsigned char answer[9 * KEY_BATCH + 1];
-            memset(answer, 0xAA, sizeof answer);
+            memset(answer, 0xAA, MOST * KEY_BATCH + 1);
             const size_t yes = l->query(&f, &s.ctx, batches, nb, answer);
             size_t t = 0, ref_yes = 0;
             for (size_t b = 0; b < nb; b++)
@@ -329,6 +336,7 @@ static void check_modes(const loops *l, const char *hash, unsigned odd, uint64_t
     }
     filter_free(&f);
     keyset_close(s.ks);
+    free(answer);
     free(batches);
 }
 
@@ -356,4 +364,41 @@ Test(standard_portable, query_modes)
     filter_free(&f);
     check_modes(&DIRECT, "mulx64", 0, past_l2_bits);
     filter_fetch_plan_set(FETCH_PLAN_CPU);
+}
+
+/* Each vector level the CPU has (filter_ops_for), a filter past L2 (L2
+ * taken as 1 KiB) where the one pass applies (FETCH_WINDOW): runs_query's
+ * runs by the level's loop (AVX-512's phased, AVX2's portable loops) and,
+ * after runs of mostly present keys, by its test of all k; each hash (xxh3_64
+ * the AVX-512 loop's own hashing of 8-byte keys), k = 7 and 24, keys of
+ * other lengths. */
+Test(standard_portable, level_query_runs)
+{
+    static const struct {
+        const char *name;
+        isa_level level;
+    } LEVELS[] = {{"avx2", ISA_AVX2}, {"avx512", ISA_AVX512}};
+    const uint64_t llc_was = filter_stage_min_bytes();
+    filter_stage_min_bytes_set(UINT64_MAX);
+    filter_fetch_plan_set(FETCH_WINDOW);
+    cache_l2_bytes_set(1024);
+    for (size_t v = 0; v < sizeof LEVELS / sizeof LEVELS[0]; v++) {
+        if (cpu_isa_supported() < LEVELS[v].level) {
+            cr_log_info("no %s on this CPU: its queries' runs not run", LEVELS[v].name);
+            continue;
+        }
+        char *saved = isa_env_set(LEVELS[v].name);
+        filter f;
+        cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, 30011), 7), 0);
+        cr_assert(filter_beyond_l2(&f) && filter_standard_one_pass(&f, FETCH_WINDOW));
+        filter_free(&f);
+        check_modes(&LEVEL, "mulx64", 0, 30011);
+        check_modes(&LEVEL, "xxh3_64", 0, 30011);
+        check_modes(&LEVEL_K24, "xxh3_64", 0, 30011);
+        check_modes(&LEVEL, "xxh3_64", 37, 30011);
+        isa_env_restore(saved);
+    }
+    cache_l2_bytes_set(0);
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
+    filter_stage_min_bytes_set(llc_was);
 }

@@ -25,6 +25,8 @@ uint64_t cache_l2_bytes(void)
     return bytes;
 }
 
+void cache_l2_bytes_set(uint64_t bytes) { atomic_store_explicit(&l2_bytes, bytes, memory_order_relaxed); }
+
 /* A small sysfs file's text, read with open/read into buf (no stdio: a
  * FILE's heap buffer, freed, would be reused by the next allocation, and
  * `bloomlab memory` would count a filter's first pages as already

@@ -14,6 +14,10 @@
  * of about 130 instructions (callgrind), a load once kept. */
 uint64_t cache_l2_bytes(void);
 
+/* For tests: the size cache_l2_bytes reports from now on (0: the C
+ * library's again), so that a small filter is sized as one past L2. */
+void cache_l2_bytes_set(uint64_t bytes);
+
 /* Where neither the kernel nor the C library knows the last-level cache
  * (off Linux, or a virtual machine that hides it): a common server LLC. */
 #define CACHE_LLC_FALLBACK_BYTES (32u << 20)

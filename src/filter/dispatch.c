@@ -93,7 +93,16 @@ typedef avx512_insert_fn *run_insert_fn;
 typedef struct {
     avx512_query_fn *hashed; /* NULL: the portable loops */
     avx512_query_keys8_fn *keys8;
+    /* A run's loop after a run with more than half its keys present, or
+     * NULL: an unblocked layout's test of all k, where the phased loop or
+     * the portable rounds serve a run of absent keys better (runs_query). */
+    avx512_query_fn *present;
+    avx512_query_keys8_fn *present_keys8;
 } query_run;
+
+/* The portable loops of a layout and scheme (filter_ops' query_many). */
+typedef size_t query_many_fn(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                             unsigned char *answer);
 
 /* How a level's loops want their keys hashed (split_hashes). */
 typedef struct {
@@ -121,23 +130,60 @@ static long run_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t co
     return avx512_keys8(batches, count, run->key);
 }
 
+/* The keys of batches [0, count). */
+static size_t keys_in(const key_batch *batches, size_t count)
+{
+    size_t keys = 0;
+    for (size_t b = 0; b < count; b++)
+        keys += batches[b].count;
+    return keys;
+}
+
+/* The batches of a query's run from batch b of count: where the next run's
+ * loop depends on this one's answers (judging: query_run's present), the
+ * call's first run 2 batches, 64 keys to judge by; past it the portable
+ * loops take the rest of the call at once (they judge their own groups:
+ * standard_portable.h; a call of theirs has a cost of its own, 8 batches a
+ * call made absent keys 3-4% slower than 64: docs/PERFORMANCE.md, session
+ * 20), a vector loop AVX512_RUN_BATCHES. */
+static size_t query_run_batches(size_t count, size_t b, int judging, int portable)
+{
+    const size_t most = judging && b == 0 ? 2 : portable ? count - b : AVX512_RUN_BATCHES;
+    return count - b < most ? count - b : most;
+}
+
+/* The batches a run at a time: each run by the level's loop (query.hashed,
+ * or query.keys8 where it takes the run's keys), or by query.present's
+ * after a run with more than half its keys present; a run whose loop is
+ * NULL by the portable loops. */
 static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
-                         unsigned char *answer, query_run query, run_hashing hashing)
+                         unsigned char *answer, query_run query, run_hashing hashing, query_many_fn *portable)
 {
     require_flushed(f);
     hash_run run;
-    size_t yes = 0;
-    for (size_t b = 0; b < count; b += AVX512_RUN_BATCHES) {
-        const size_t length = run_length(count, b);
-        const long keys8 = run_keys8(ctx, batches + b, length, query.keys8 != NULL, &run);
-        size_t keys;
-        if (keys8 >= 0) {
-            keys = (size_t)keys8;
-            yes += query.keys8(f, ctx->seed, run.key, keys, answer);
+    size_t yes = 0, last_yes = 0, last_keys = 0, length;
+    for (size_t b = 0; b < count; b += length) {
+        const int present = query.present != NULL && 2 * last_yes > last_keys;
+        avx512_query_fn *const loop = present ? query.present : query.hashed;
+        avx512_query_keys8_fn *const loop_keys8 = present ? query.present_keys8 : query.keys8;
+        size_t keys, found;
+        length = query_run_batches(count, b, query.present != NULL, loop == NULL);
+        if (loop == NULL) {
+            keys = keys_in(batches + b, length);
+            found = portable(f, ctx, batches + b, length, answer);
         } else {
-            keys = split_hashes(ctx, batches + b, length, &run, hashing.level, hashing.h1_only);
-            yes += query.hashed(f, run.h1, run.h2, keys, answer);
+            const long keys8 = run_keys8(ctx, batches + b, length, loop_keys8 != NULL, &run);
+            if (keys8 >= 0) {
+                keys = (size_t)keys8;
+                found = loop_keys8(f, ctx->seed, run.key, keys, answer);
+            } else {
+                keys = split_hashes(ctx, batches + b, length, &run, hashing.level, hashing.h1_only);
+                found = loop(f, run.h1, run.h2, keys, answer);
+            }
         }
+        yes += found;
+        last_yes = found;
+        last_keys = keys;
         if (answer != NULL)
             answer += keys;
     }
@@ -176,16 +222,31 @@ static run_insert_fn standard_insert_run_avx512(const filter *f)
     return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged_avx512 : NULL;
 }
 
+/* Whether a standard filter beyond L2 takes the test of all k for a run
+ * after one of mostly present keys (query_run's present): where the
+ * inserts' one pass does (filter_standard_one_pass), a present key's k
+ * lines' misses overlapping in the core's window.  There the phased loop
+ * and the portable rounds cost about twice as much for a present key as
+ * for an absent one (k lines and more work a line against about two), the
+ * test of all k the same for both: docs/PERFORMANCE.md, session 20. */
+static int present_runs_all_k(const filter *f)
+{
+    return f->layout == LAYOUT_STANDARD && filter_standard_one_pass(f, filter_fetch_plan());
+}
+
 /* An unblocked layout's queries: all k in L2 (8-byte keys hashed in the
- * loop), phased beyond; the portable loops from max_m bits on. */
+ * loop), phased beyond (all k after a run of mostly present keys, where
+ * present_runs_all_k); the portable loops from max_m bits on. */
 static query_run unblocked_query_run(const filter *f, uint64_t max_m, avx512_query_fn *all_k,
                                      avx512_query_keys8_fn *all_k_keys8, avx512_query_fn *phased)
 {
     if (f->m >= max_m)
-        return (query_run){NULL, NULL};
+        return (query_run){NULL, NULL, NULL, NULL};
     if (fits_in_l2(f))
-        return (query_run){all_k, all_k_keys8};
-    return (query_run){phased, NULL};
+        return (query_run){all_k, all_k_keys8, NULL, NULL};
+    if (present_runs_all_k(f))
+        return (query_run){phased, NULL, all_k, all_k_keys8};
+    return (query_run){phased, NULL, NULL, NULL};
 }
 
 static query_run standard_query_run_avx512(const filter *f)
@@ -216,12 +277,19 @@ static int few_blocks(const filter *f) { return f->blocks < (1ULL << 32); }
 static run_insert_fn blocked512_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_blocked512_insert : NULL; }
 static query_run blocked512_query_run_avx512(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL, fits_in_l2(f) ? avx512_blocked512_query_keys8 : NULL};
+    return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL,
+                       fits_in_l2(f) ? avx512_blocked512_query_keys8 : NULL, NULL, NULL};
 }
 static run_insert_fn register64_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_register64_insert : NULL; }
-static query_run register64_query_run_avx512(const filter *f) { return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL}; }
+static query_run register64_query_run_avx512(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL, NULL, NULL};
+}
 static run_insert_fn splitblock_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_splitblock_insert : NULL; }
-static query_run splitblock_query_run_avx512(const filter *f) { return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL}; }
+static query_run splitblock_query_run_avx512(const filter *f)
+{
+    return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL, NULL, NULL};
+}
 
 /* ---- AVX2 (avx2.h): the same runs, hashed by the scalar hashers --------- */
 
@@ -230,12 +298,17 @@ static query_run splitblock_query_run_avx512(const filter *f) { return (query_ru
  * than positions from avx2.c: docs/PERFORMANCE.md); queries
  * test all k while the filter fits in L2, and beyond it take the portable
  * loops with early exit (standard_portable.h's rounds for a standard
- * filter, all k after a group of mostly present keys where its one pass
- * applies; batch.c's phases for the rest; an AVX2 loop testing all k
- * fetched every line: slower there). */
+ * filter, batch.c's phases for the rest; an AVX2 loop testing all k
+ * fetched every line: slower there for absent keys), and a standard
+ * filter's run after one of mostly present keys the AVX2 loop where
+ * present_runs_all_k. */
 static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k)
 {
-    return (query_run){f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL, NULL};
+    if (f->m >= (1ULL << 32))
+        return (query_run){NULL, NULL, NULL, NULL};
+    if (fits_in_l2(f))
+        return (query_run){all_k, NULL, NULL, NULL};
+    return (query_run){NULL, NULL, present_runs_all_k(f) ? all_k : NULL, NULL};
 }
 /* The standard layout's inserts of keys standard_portable.c does not take
  * (not 8 bytes long, or another hasher: the AVX2 level's wrapper below):
@@ -263,17 +336,17 @@ static int narrow_blocks(const filter *f) { return f->blocks < (1ULL << 23); }
 static run_insert_fn blocked512_insert_run_avx2(const filter *f) { return narrow_blocks(f) ? avx2_blocked512_insert : NULL; }
 static query_run blocked512_query_run_avx2(const filter *f)
 {
-    return (query_run){narrow_blocks(f) ? avx2_blocked512_query : NULL, NULL};
+    return (query_run){narrow_blocks(f) ? avx2_blocked512_query : NULL, NULL, NULL, NULL};
 }
 static run_insert_fn register64_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_register64_insert : NULL; }
 static query_run register64_query_run_avx2(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx2_register64_query : NULL, NULL};
+    return (query_run){few_blocks(f) ? avx2_register64_query : NULL, NULL, NULL, NULL};
 }
 static run_insert_fn splitblock_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_splitblock_insert : NULL; }
 static query_run splitblock_query_run_avx2(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx2_splitblock_query : NULL, NULL};
+    return (query_run){few_blocks(f) ? avx2_splitblock_query : NULL, NULL, NULL, NULL};
 }
 /* The multiply scheme on the blocked layouts: the AVX2 loops at both
  * levels (avx512.c has none; at the avx512 level its eight-lane XXH3 still
@@ -284,7 +357,7 @@ static run_insert_fn blocked512_multiply_insert_run_avx2(const filter *f)
 }
 static query_run blocked512_multiply_query_run_avx2(const filter *f)
 {
-    return (query_run){narrow_blocks(f) ? avx2_blocked512_multiply_query : NULL, NULL};
+    return (query_run){narrow_blocks(f) ? avx2_blocked512_multiply_query : NULL, NULL, NULL, NULL};
 }
 static run_insert_fn register64_multiply_insert_run_avx2(const filter *f)
 {
@@ -292,7 +365,7 @@ static run_insert_fn register64_multiply_insert_run_avx2(const filter *f)
 }
 static query_run register64_multiply_query_run_avx2(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx2_register64_multiply_query : NULL, NULL};
+    return (query_run){few_blocks(f) ? avx2_register64_multiply_query : NULL, NULL, NULL, NULL};
 }
 #define blocked512_multiply_insert_run_avx512 blocked512_multiply_insert_run_avx2
 #define blocked512_multiply_query_run_avx512 blocked512_multiply_query_run_avx2
@@ -326,8 +399,9 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
                                            size_t n, unsigned char *answers)                                 \
     {                                                                                                        \
         query_run run = tag##_query_run_##isa(f);                                                            \
-        return run.hashed != NULL ? runs_query(f, ctx, b, n, answers, run, (run_hashing){LEVEL, H1_ONLY})    \
-                                  : query_many_##stamped(f, ctx, b, n, answers);                             \
+        if (run.hashed == NULL && run.present == NULL)                                                       \
+            return query_many_##stamped(f, ctx, b, n, answers);                                              \
+        return runs_query(f, ctx, b, n, answers, run, (run_hashing){LEVEL, H1_ONLY}, query_many_##stamped);  \
     }                                                                                                        \
     static size_t query_##tag##_##isa(const filter *f, const scheme_ctx *ctx, const key_batch *b,            \
                                       unsigned char *answer)                                                 \
@@ -335,8 +409,9 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
         if (b->count == 1) /* one key: batch.c's lone_key_query */                                           \
             return query_##stamped(f, ctx, b, answer);                                                       \
         query_run run = tag##_query_run_##isa(f);                                                            \
-        return run.hashed != NULL ? runs_query(f, ctx, b, 1, answer, run, (run_hashing){LEVEL, H1_ONLY})     \
-                                  : query_##stamped(f, ctx, b, answer);                                 \
+        if (run.hashed == NULL) /* one batch: one run, by the level's loop (runs_query) */                   \
+            return query_##stamped(f, ctx, b, answer);                                                       \
+        return runs_query(f, ctx, b, 1, answer, run, (run_hashing){LEVEL, H1_ONLY}, query_many_##stamped);   \
     }                                                                                                        \
     const filter_ops loops_##tag##_##isa = {insert_##tag##_##isa, query_##tag##_##isa, NULL,                  \
                                             insert_many_##tag##_##isa, query_many_##tag##_##isa};
