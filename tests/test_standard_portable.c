@@ -367,20 +367,21 @@ Test(standard_portable, query_modes)
 }
 
 /* Each vector level the CPU has (filter_ops_for), a filter past L2 (L2
- * taken as 1 KiB) where the one pass applies (FETCH_WINDOW): runs_query's
- * runs by the level's loop (AVX-512's phased, AVX2's portable loops) and,
- * after runs of mostly present keys, by its test of all k; each hash (xxh3_64
- * the AVX-512 loop's own hashing of 8-byte keys), k = 7 and 24, keys of
- * other lengths. */
+ * taken as 1 KiB) and inside the last-level cache: under FETCH_WINDOW
+ * runs_query's runs by the level's loop (AVX-512's phased one without its
+ * prefetches, AVX2's portable loops) and, after runs of mostly present
+ * keys, by its test of all k; under FETCH_AHEAD by the level's loop alone
+ * (the phased one prefetching).  Each hash (xxh3_64 the AVX-512 loop's own
+ * hashing of 8-byte keys), k = 7 and 24, keys of other lengths. */
 Test(standard_portable, level_query_runs)
 {
     static const struct {
         const char *name;
         isa_level level;
     } LEVELS[] = {{"avx2", ISA_AVX2}, {"avx512", ISA_AVX512}};
+    static const fetch_plan PLANS[] = {FETCH_WINDOW, FETCH_AHEAD};
     const uint64_t llc_was = filter_stage_min_bytes();
     filter_stage_min_bytes_set(UINT64_MAX);
-    filter_fetch_plan_set(FETCH_WINDOW);
     cache_l2_bytes_set(1024);
     for (size_t v = 0; v < sizeof LEVELS / sizeof LEVELS[0]; v++) {
         if (cpu_isa_supported() < LEVELS[v].level) {
@@ -388,14 +389,18 @@ Test(standard_portable, level_query_runs)
             continue;
         }
         char *saved = isa_env_set(LEVELS[v].name);
-        filter f;
-        cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, 30011), 7), 0);
-        cr_assert(filter_beyond_l2(&f) && filter_standard_one_pass(&f, FETCH_WINDOW));
-        filter_free(&f);
-        check_modes(&LEVEL, "mulx64", 0, 30011);
-        check_modes(&LEVEL, "xxh3_64", 0, 30011);
-        check_modes(&LEVEL_K24, "xxh3_64", 0, 30011);
-        check_modes(&LEVEL, "xxh3_64", 37, 30011);
+        for (size_t p = 0; p < sizeof PLANS / sizeof PLANS[0]; p++) {
+            filter_fetch_plan_set(PLANS[p]);
+            filter f;
+            cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, 30011), 7), 0);
+            cr_assert(filter_beyond_l2(&f) && !filter_beyond_llc(&f));
+            cr_assert_eq(filter_standard_one_pass(&f, PLANS[p]), PLANS[p] == FETCH_WINDOW);
+            filter_free(&f);
+            check_modes(&LEVEL, "mulx64", 0, 30011);
+            check_modes(&LEVEL, "xxh3_64", 0, 30011);
+            check_modes(&LEVEL_K24, "xxh3_64", 0, 30011);
+            check_modes(&LEVEL, "xxh3_64", 37, 30011);
+        }
         isa_env_restore(saved);
     }
     cache_l2_bytes_set(0);

@@ -575,14 +575,14 @@ LOOP lanes8 live_lanes(const live_keys *lk, size_t s, __m512i r, const uint64_t 
  * their lines prefetched; its values in lk advance past them, ready for
  * keep_lanes when the group is tested. */
 LOOP void phase_prefetch(int kind, const uint64_t *words, __m512i r, const uint64_t *slice, unsigned done,
-                         unsigned width, live_keys *lk, size_t s, size_t live, uint32_t *pos)
+                         unsigned width, live_keys *lk, size_t s, size_t live, uint32_t *pos, int prefetch)
 {
     lanes8 pa = live_lanes(lk, s, r, slice, done), pb = live_lanes(lk, s + 8, r, slice, done);
     const unsigned shift = kind == POS_COUNTING ? 3 : 5, lanes = live - s < 16 ? (unsigned)(live - s) : 16;
     const uint32_t *words32 = (const uint32_t *)(const void *)words;
     for (unsigned i = 0; i < width; i++) {
         _mm512_storeu_si512(pos + 16 * i, high_halves(lanes_next_high(kind, &pa), lanes_next_high(kind, &pb)));
-        for (unsigned l = 0; l < lanes; l++)
+        for (unsigned l = 0; prefetch && l < lanes; l++)
             __builtin_prefetch(words32 + (pos[16 * i + l] >> shift), 0, 2); /* prefetcht1 */
     }
     _mm512_storeu_si512(lk->u + s, pa.u);
@@ -595,7 +595,7 @@ LOOP void phase_prefetch(int kind, const uint64_t *words, __m512i r, const uint6
  * entry s + 15, behind the group PHASE_AHEAD on, whose positions are made
  * and prefetched while group s is tested. */
 LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, const uint64_t *slice, unsigned done,
-                       unsigned width, live_keys *lk, size_t live)
+                       unsigned width, live_keys *lk, size_t live, int prefetch)
 {
     size_t out = 0;
     if (wide) {
@@ -611,11 +611,11 @@ LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, con
     }
     uint32_t pos[PHASE_AHEAD + 1][16 * FILTER_K_MAX / 2]; /* a width is a power of 2 below k */
     for (size_t g = 0; g < PHASE_AHEAD && 16 * g < live; g++)
-        phase_prefetch(kind, words, r, slice, done, width, lk, 16 * g, live, pos[g]);
+        phase_prefetch(kind, words, r, slice, done, width, lk, 16 * g, live, pos[g], prefetch);
     for (size_t s = 0, g = 0; s < live; s += 16, g++) {
         if (s + 16 * PHASE_AHEAD < live)
             phase_prefetch(kind, words, r, slice, done, width, lk, s + 16 * PHASE_AHEAD, live,
-                           pos[(g + PHASE_AHEAD) % (PHASE_AHEAD + 1)]);
+                           pos[(g + PHASE_AHEAD) % (PHASE_AHEAD + 1)], prefetch);
         const __mmask16 found = test16_stored(kind, words, pos[g % (PHASE_AHEAD + 1)], width, lanes_of16(live - s));
         const lanes8 pa = live_lanes(lk, s, r, slice, done), pb = live_lanes(lk, s + 8, r, slice, done); /* advanced */
         const __m512i idx = _mm512_loadu_si512(lk->idx + s);
@@ -627,7 +627,7 @@ LOOP size_t phase_step(int kind, int wide, const uint64_t *words, __m512i r, con
 }
 
 LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, const uint64_t *slice, unsigned k,
-                         const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
+                         const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer, int prefetch)
 {
     live_keys lk;
     memcpy(lk.u, h1, count * sizeof *h1);
@@ -639,7 +639,8 @@ LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, 
     const __m512i r = _mm512_set1_epi64((long long)m);
     size_t live = count;
     for (unsigned done = 0, width = 1; done < k && live > 0; done += width, width *= 2)
-        live = phase_step(kind, wide, words, r, slice, done, width < k - done ? width : k - done, &lk, live);
+        live = phase_step(kind, wide, words, r, slice, done, width < k - done ? width : k - done, &lk, live,
+                          prefetch);
     if (answer != NULL) {
         memset(answer, 0, count);
         for (size_t s = 0; s < live; s++)
@@ -648,16 +649,30 @@ LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, 
     return live;
 }
 
+/* Whether a standard filter's phased loop prefetches its groups' lines:
+ * beyond the last-level cache on every core, within it where the core's
+ * plan is FETCH_AHEAD; under FETCH_WINDOW the out-of-order window covers
+ * a line from the last-level cache, and the prefetches cost more than they
+ * hide (measured on a Zen 5, absent keys at 1e6 and 1e7 keys:
+ * docs/PERFORMANCE.md, sessions 16 and 20). */
+static int standard_phase_prefetch(const filter *f)
+{
+    return filter_beyond_llc(f) || filter_fetch_plan() != FETCH_WINDOW;
+}
+
 size_t avx512_standard_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    if (f->m < (1ULL << 32))
-        return query_phased(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer);
+    if (f->m < (1ULL << 32)) {
+        if (standard_phase_prefetch(f))
+            return query_phased(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer, 1);
+        return query_phased(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer, 0);
+    }
     return avx512_standard_query_phased_wide(f, h1, h2, count, answer);
 }
 
 size_t avx512_standard_query_phased_wide(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return query_phased(POS_STANDARD_WIDE, 1, f->words, f->m, NULL, f->k, h1, h2, count, answer);
+    return query_phased(POS_STANDARD_WIDE, 1, f->words, f->m, NULL, f->k, h1, h2, count, answer, 0);
 }
 
 void avx512_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
@@ -687,12 +702,12 @@ size_t avx512_blocked512_query_keys8(const filter *f, uint64_t seed, const uint6
 
 size_t avx512_partitioned_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return query_phased(POS_PARTITIONED, 0, f->words, 0, f->slice_start, f->k, h1, h2, count, answer);
+    return query_phased(POS_PARTITIONED, 0, f->words, 0, f->slice_start, f->k, h1, h2, count, answer, 1);
 }
 
 size_t avx512_counting_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
-    return query_phased(POS_COUNTING, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer);
+    return query_phased(POS_COUNTING, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer, 1);
 }
 
 /* The count k positions of the keys, eight keys at a time, position-major. */
