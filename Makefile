@@ -132,6 +132,14 @@ build/datadir: FORCE
 build/obj/commands/report.o build/asan/commands/report.o: build/datadir
 build/obj/commands/report.o build/asan/commands/report.o: FILE_DEFINES = -DBLOOMLAB_DATADIR='"$(datadir)/bloomlab"'
 
+# bench's ceiling (the machine's random-line rate, the floor of every
+# speed target) is timed by loops of a few instructions a line, whose rate
+# moved with where they fell against the core's 64-byte fetch blocks: a
+# 16-byte shift from other files' changes made the independent reads a
+# third slower (docs/PERFORMANCE.md, session 20).  Every loop of bench.c
+# starts on a 64-byte boundary, whatever the rest of the binary.
+build/obj/commands/bench.o build/asan/commands/bench.o: FILE_DEFINES = -falign-loops=64
+
 bin/bloomlab: $(OBJ) | deps
 	@mkdir -p bin
 	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(BL_LDLIBS)
