@@ -119,7 +119,7 @@ build/git_rev: FORCE
 	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 build/obj/base/version.o build/asan/base/version.o: build/git_rev
-build/obj/base/version.o build/asan/base/version.o: FILE_DEFINES = -DBLOOMLAB_GIT='"$(GIT_REV)"'
+build/obj/base/version.o build/asan/base/version.o: FILE_FLAGS = -DBLOOMLAB_GIT='"$(GIT_REV)"'
 
 # Where `make install` puts the report's scripts, rewritten only when it
 # changes (report.c alone uses it: it looks there when the binary is not in
@@ -130,15 +130,15 @@ build/datadir: FORCE
 	+@if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 build/obj/commands/report.o build/asan/commands/report.o: build/datadir
-build/obj/commands/report.o build/asan/commands/report.o: FILE_DEFINES = -DBLOOMLAB_DATADIR='"$(datadir)/bloomlab"'
+build/obj/commands/report.o build/asan/commands/report.o: FILE_FLAGS = -DBLOOMLAB_DATADIR='"$(datadir)/bloomlab"'
 
 # bench's ceiling (the machine's random-line rate, the floor of every
 # speed target) is timed by loops of a few instructions a line, whose rate
 # moved with where they fell against the core's 64-byte fetch blocks: a
-# 16-byte shift from other files' changes made the independent reads a
-# third slower (docs/PERFORMANCE.md, session 20).  Every loop of bench.c
-# starts on a 64-byte boundary, whatever the rest of the binary.
-build/obj/commands/bench.o build/asan/commands/bench.o: FILE_DEFINES = -falign-loops=64
+# 16-byte shift from other files' changes slowed the independent reads
+# (docs/PERFORMANCE.md, session 20).  Every loop of bench.c starts on a
+# 64-byte boundary, whatever the rest of the binary.
+build/obj/commands/bench.o build/asan/commands/bench.o: FILE_FLAGS = -falign-loops=64
 
 bin/bloomlab: $(OBJ) | deps
 	@mkdir -p bin
@@ -146,7 +146,7 @@ bin/bloomlab: $(OBJ) | deps
 
 build/obj/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$(notdir $*)) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_$(notdir $*)) $(FILE_FLAGS) -MMD -MP -c -o $@ $<
 
 build/obj/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)
@@ -154,7 +154,7 @@ build/obj/tests/%.o: tests/%.c build/flags | deps
 
 build/asan/%.o: src/%.c build/flags | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$(notdir $*)) $(FILE_DEFINES) -MMD -MP -c -o $@ $<
+	$(CC) $(BL_CFLAGS) -O1 $(SANFLAGS) $(ISA_FLAGS_$(notdir $*)) $(FILE_FLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/tests/%.o: tests/%.c build/flags | deps
 	@mkdir -p $(dir $@)

@@ -143,9 +143,9 @@ static size_t keys_in(const key_batch *batches, size_t count)
  * loop depends on this one's answers (judging: query_run's present), the
  * call's first run 2 batches, 64 keys to judge by; past it the portable
  * loops take the rest of the call at once (they judge their own groups:
- * standard_portable.h; a call of theirs has a cost of its own, 8 batches a
- * call made absent keys 3-4% slower than 64: docs/PERFORMANCE.md, session
- * 20), a vector loop AVX512_RUN_BATCHES. */
+ * standard_portable.h; a call of theirs has a cost of its own, measured
+ * on absent keys: docs/PERFORMANCE.md, session 20), a vector loop
+ * AVX512_RUN_BATCHES. */
 static size_t query_run_batches(size_t count, size_t b, int judging, int portable)
 {
     const size_t most = judging && b == 0 ? 2 : portable ? count - b : AVX512_RUN_BATCHES;
