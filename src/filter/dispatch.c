@@ -163,7 +163,7 @@ static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch
     hash_run run;
     size_t yes = 0, last_yes = 0, last_keys = 0, length;
     for (size_t b = 0; b < count; b += length) {
-        const int present = query.present != NULL && 2 * last_yes > last_keys;
+        const int present = query.present != NULL && filter_mostly_present(last_yes, last_keys);
         avx512_query_fn *const loop = present ? query.present : query.hashed;
         avx512_query_keys8_fn *const loop_keys8 = present ? query.present_keys8 : query.keys8;
         size_t keys, found;

@@ -207,6 +207,12 @@ fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert);
  * half the last-level cache on: docs/PERFORMANCE.md, session 19). */
 int filter_standard_one_pass(const filter *f, fetch_plan plan);
 
+/* Where filter_standard_one_pass holds, the standard layout's queries test
+ * the next keys all k at once, no early exit, after keys more than half of
+ * which were present (yes of keys): standard_portable.h's groups of 64,
+ * dispatch.c's runs at the vector levels.  The rule, once for both. */
+static inline int filter_mostly_present(size_t yes, size_t keys) { return 2 * yes > keys; }
+
 int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k); /* 0, or -1: no memory */
 /* Set the bits of every insert still staged (a standard or partitioned
  * filter beyond the cache stages its inserts: stage.c).  Call it after

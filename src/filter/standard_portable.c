@@ -329,51 +329,22 @@ LOOP uint64_t group_all_k(key_hashing kh, const filter *f, const key_batch *batc
 #undef FILTER_K_DO
 }
 
-/* group_all_k once for each way of hashing, each a function of its own: in
- * line, its 17 stamps would be copied into each of the query's (with and
- * without answers). */
-static __attribute__((noinline)) uint64_t group_all_k_xxh3(uint64_t keyed, const filter *f, const key_batch *batches,
-                                                           size_t count, run_cursor *at, unsigned *n)
-{
-    return group_all_k((key_hashing){KEYS8_XXH3_64, keyed, NULL}, f, batches, count, at, n);
-}
-
-static __attribute__((noinline)) uint64_t group_all_k_mulx64(uint64_t keyed, const filter *f,
-                                                             const key_batch *batches, size_t count, run_cursor *at,
-                                                             unsigned *n)
-{
-    return group_all_k((key_hashing){KEYS8_MULX64, keyed, NULL}, f, batches, count, at, n);
-}
-
-static __attribute__((noinline)) uint64_t group_all_k_hashed(const scheme_ctx *ctx, const filter *f,
-                                                             const key_batch *batches, size_t count, run_cursor *at,
-                                                             unsigned *n)
-{
-    return group_all_k((key_hashing){KEYS8_XXH3_64, 0, ctx}, f, batches, count, at, n);
-}
-
-/* The group_all_k of the run's way of hashing (a constant at each stamp). */
-LOOP uint64_t group_all_k_of(key_hashing kh, const filter *f, const key_batch *batches, size_t count, run_cursor *at,
-                             unsigned *n)
+/* group_all_k stamped for each way of hashing (the hash a constant in each
+ * copy), in a function of its own: in line, its stamps would be copied into
+ * each of the query's (with and without answers). */
+static __attribute__((noinline)) uint64_t group_all_k_of(key_hashing kh, const filter *f, const key_batch *batches,
+                                                         size_t count, run_cursor *at, unsigned *n)
 {
     if (kh.ctx != NULL)
-        return group_all_k_hashed(kh.ctx, f, batches, count, at, n);
+        return group_all_k((key_hashing){KEYS8_XXH3_64, 0, kh.ctx}, f, batches, count, at, n);
     if (kh.hash == KEYS8_MULX64)
-        return group_all_k_mulx64(kh.keyed, f, batches, count, at, n);
-    return group_all_k_xxh3(kh.keyed, f, batches, count, at, n);
+        return group_all_k((key_hashing){KEYS8_MULX64, kh.keyed, NULL}, f, batches, count, at, n);
+    return group_all_k((key_hashing){KEYS8_XXH3_64, kh.keyed, NULL}, f, batches, count, at, n);
 }
 
-/* Whether the next group is tested all k at once (standard_portable.h):
- * where the inserts take their one pass (filter_standard_one_pass: a
- * key's lines in flight together without a prefetch), and when more than
- * half the keys of the group before were present. */
-LOOP int all_k_next(int one_pass, uint64_t found, unsigned count)
-{
-    return one_pass && 2 * (unsigned)__builtin_popcountll(found) > count;
-}
-
-/* The run a group at a time, in rounds or all k at once (all_k_next), then
- * the group's answers. */
+/* The run a group at a time, in rounds or, after a group of mostly present
+ * keys where the one pass applies, all k at once (filters.h's
+ * filter_mostly_present; standard_portable.h), then the group's answers. */
 LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
 {
     const uint64_t *const words = f->words;
@@ -394,7 +365,7 @@ LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches,
         }
         if (g.count == 0)
             return yes;
-        all_k = all_k_next(one_pass, live, g.count);
+        all_k = one_pass && filter_mostly_present((size_t)__builtin_popcountll(live), g.count);
         yes += (size_t)__builtin_popcountll(live);
         if (answer != NULL) {
             for (unsigned t = 0; t < g.count; t++)
