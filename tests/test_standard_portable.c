@@ -50,53 +50,34 @@ static size_t hashed_query(const filter *f, const scheme_ctx *ctx, const key_bat
     return standard_portable_query_hashed(f, ctx, batches, nb, answer);
 }
 
-/* A run key by key through a table of one-key calls (standard_portable.h:
- * the early exit's or all k's), inserted or asked: an 8-byte key by its
- * 8-byte entry, any other by its hash entry with the hasher's 64 bits (as
- * bloomlab_add hashes such a key); answer[t] for the t-th key of a query. */
-static size_t table_run(const filter_key8_calls *table, int insert, filter *f, const scheme_ctx *ctx,
-                        const key_batch *batches, size_t nb, unsigned char *answer)
+/* A table of one-key calls (standard_portable.h: the early exit's or all
+ * k's) for the run's hash, as filter_key8_for would hand it out. */
+static filter_key8 table_key8(const filter_key8_calls *table, const scheme_ctx *ctx)
 {
     const keys8_hash hash = keys8_of(ctx);
-    const uint64_t keyed = keys8_constant(hash, ctx->seed);
-    size_t yes = 0, t = 0;
-    for (size_t b = 0; b < nb; b++)
-        for (size_t j = 0; j < batches[b].count; j++, t++) {
-            const unsigned char *key = batches[b].ptr[j];
-            const size_t len = batches[b].len[j];
-            const uint64_t h = len == 8 ? 0 : hasher_hash(ctx->hash, key, len, ctx->seed).lo;
-            if (insert) {
-                cr_assert_eq(len == 8 ? table[hash].insert(f, keyed, key) : table[hash].insert_hash(f, h), 0);
-                continue;
-            }
-            const int all = len == 8 ? table[hash].query(f, keyed, key) : table[hash].query_hash(f, h);
-            yes += (size_t)all;
-            if (answer != NULL)
-                answer[t] = (unsigned char)all;
-        }
-    return yes;
+    return (filter_key8){table[hash], hash, keys8_constant(hash, ctx->seed)};
 }
 
 static void early_exit_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
-    table_run(standard_portable_key8, 1, f, ctx, batches, nb, NULL);
+    key8_calls_run(table_key8(standard_portable_key8, ctx), f, NULL, ctx, batches, nb, NULL);
 }
 
 static size_t early_exit_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
                                unsigned char *answer)
 {
-    return table_run(standard_portable_key8, 0, (filter *)f, ctx, batches, nb, answer);
+    return key8_calls_run(table_key8(standard_portable_key8, ctx), NULL, f, ctx, batches, nb, answer);
 }
 
 static void all_k_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
 {
-    table_run(standard_portable_key8_all_k, 1, f, ctx, batches, nb, NULL);
+    key8_calls_run(table_key8(standard_portable_key8_all_k, ctx), f, NULL, ctx, batches, nb, NULL);
 }
 
 static size_t all_k_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
                           unsigned char *answer)
 {
-    return table_run(standard_portable_key8_all_k, 0, (filter *)f, ctx, batches, nb, answer);
+    return key8_calls_run(table_key8(standard_portable_key8_all_k, ctx), NULL, f, ctx, batches, nb, answer);
 }
 
 static const loops DIRECT = {"direct", LAYOUT_STANDARD, 7, direct_insert, direct_query};
@@ -289,7 +270,7 @@ Test(standard_portable, near_and_above_2_32_bits, .timeout = 180)
  * a filter of m bits; each answer the reference's, on the same filter. */
 static void check_modes(const loops *l, const char *hash, unsigned odd, uint64_t m)
 {
-    enum { N = 6000, MOST = 48 };
+    enum { N = 6000 };
     static const struct {
         size_t keys;
         const char *sides;
@@ -298,9 +279,8 @@ static void check_modes(const loops *l, const char *hash, unsigned odd, uint64_t
                 {32, "AAPPPPAAA"},
                 {32, "PPPPPPPPPPAAAAAAAAPPPPPPPPAAAAAAAAPPPPPPPPAA"},
                 {32, "PPAAAAAAAAPPPPPPPPAAAAAAAAPPPPPPPPPPPPPPPPPP"}};
-    key_batch *batches = malloc(MOST * sizeof *batches);
-    unsigned char *answer = malloc(MOST * KEY_BATCH + 1);
-    cr_assert(batches != NULL && answer != NULL);
+    key_batch *batches = malloc(RUN_MOST_BATCHES * sizeof *batches);
+    cr_assert_not_null(batches);
     source s;
     source_open(&s, hash, 0x70de + m, odd);
     filter f;
@@ -308,35 +288,22 @@ static void check_modes(const loops *l, const char *hash, unsigned odd, uint64_t
     insert_keys(NULL, &s, &f, N / 2, batches);
     for (size_t r = 0; r < sizeof RUNS / sizeof RUNS[0]; r++) {
         const size_t nb = strlen(RUNS[r].sides);
-        cr_assert_leq(nb, MOST);
+        cr_assert_leq(nb, RUN_MOST_BATCHES);
+        key_side sides[RUN_MOST_BATCHES];
+        for (size_t b = 0; b < nb; b++)
+            sides[b] = RUNS[r].sides[b] == 'P' ? KEY_PRESENT : KEY_ABSENT;
         uint64_t next[2] = {0, 0}; /* the next key of each side */
         while (next[KEY_PRESENT] + nb * RUNS[r].keys <= N / 2 && next[KEY_ABSENT] + nb * RUNS[r].keys <= N) {
             for (size_t b = 0; b < nb; b++) {
-                const key_side side = RUNS[r].sides[b] == 'P' ? KEY_PRESENT : KEY_ABSENT;
-                source_fill(&s, N / 2, side, next[side], RUNS[r].keys, &batches[b]);
-                next[side] += RUNS[r].keys;
+                source_fill(&s, N / 2, sides[b], next[sides[b]], RUNS[r].keys, &batches[b]);
+                next[sides[b]] += RUNS[r].keys;
             }
-            memset(answer, 0xAA, MOST * KEY_BATCH + 1);
-            const size_t yes = l->query(&f, &s.ctx, batches, nb, answer);
-            size_t t = 0, ref_yes = 0;
-            for (size_t b = 0; b < nb; b++)
-                for (size_t j = 0; j < batches[b].count; j++, t++) {
-                    const int one = filter_query_one(&f, SCHEME_DOUBLE, &s.ctx, batches[b].ptr[j],
-                                                     batches[b].len[j], batches[b].id[j]);
-                    cr_assert_eq(answer[t], one, "%s %s m=%llu run %zu batch %zu key %zu", l->name, s.h.name,
-                                 (unsigned long long)f.m, r, b, j);
-                    cr_assert(RUNS[r].sides[b] == 'A' || one == 1, "false negative");
-                    ref_yes += (size_t)one;
-                }
-            cr_assert_eq(answer[t], 0xAA, "nothing written past the last answer");
-            cr_assert_eq(yes, ref_yes);
-            cr_assert_eq(l->query(&f, &s.ctx, batches, nb, NULL), yes, "the count without answers");
+            check_run_answers(l, &s, &f, &f, batches, nb, sides);
             source_release(&s);
         }
     }
     filter_free(&f);
     keyset_close(s.ks);
-    free(answer);
     free(batches);
 }
 
