@@ -395,32 +395,65 @@ Test(batch, ideal_draw_uniform)
     cr_assert_eq(inl.inc, ref.inc);
 }
 
-/* The inlined XXH3 of batch_hash.h gives libxxhash's values: a filter built
- * with xxh3_64 through the batch path equals one built through a hasher
- * that calls the same library function under another name. */
-Test(batch, inline_xxh3_equals_library)
+/* The batch hashers of batch_hash.h that inline a hash (xxh3_64's XXH3,
+ * mulx64's product) give the registry's values: a filter built through the
+ * batch path equals one built through a hasher that calls the same
+ * function under another name (batch_hash_generic, a call a key), and the
+ * two answer every query alike: 8-byte keys (the inline loops) and URLs
+ * (other lengths), split into (h1, h2) or raw (the course scheme), over
+ * layouts whose loops take the batch hashers at every level. */
+Test(batch, inline_hashers_equal_library)
 {
+    static const char *const HASHES[] = {"xxh3_64", "mulx64"};
+    static const char *const KEYSETS[] = {"random64", "urls"};
+    static const struct {
+        layout_kind layout;
+        scheme_kind scheme;
+    } CASES[] = {{LAYOUT_STANDARD, SCHEME_DOUBLE}, {LAYOUT_STANDARD, SCHEME_COURSE}, {LAYOUT_COUNTING, SCHEME_DOUBLE},
+                 {LAYOUT_BLOCKED512, SCHEME_DOUBLE}, {LAYOUT_PARTITIONED, SCHEME_DOUBLE}};
     char err[256];
-    hasher lib;
-    cr_assert_eq(hasher_resolve("xxh3_64", &lib, err, sizeof err), 0);
-    hasher renamed = lib;
-    snprintf(renamed.name, sizeof renamed.name, "xxh3_64-via-pointer");
-    keyset *ks = keyset_open("urls", err, sizeof err);
-    filter a, b;
-    cr_assert_eq(filter_init(&a, LAYOUT_STANDARD, 100003, 7), 0);
-    cr_assert_eq(filter_init(&b, LAYOUT_STANDARD, 100003, 7), 0);
-    scheme_ctx ca = {&lib, 99, 16}, cb = {&renamed, 99, 16};
-    filter_ops ops = filter_ops_for(LAYOUT_STANDARD, SCHEME_DOUBLE);
-    key_batch kb;
-    for (uint64_t i = 0; i < 5000; i += KEY_BATCH) {
-        keyset_fill(ks, 99, 5000, KEY_PRESENT, i, KEY_BATCH, &kb);
-        ops.insert(&a, &ca, &kb);
-        ops.insert(&b, &cb, &kb);
-    }
-    cr_assert_eq(memcmp(a.words, b.words, a.word_count * 8), 0);
-    filter_free(&a);
-    filter_free(&b);
-    keyset_close(ks);
+    for (size_t hi = 0; hi < 2; hi++)
+        for (size_t ki = 0; ki < 2; ki++)
+            for (size_t ci = 0; ci < sizeof CASES / sizeof CASES[0]; ci++) {
+                hasher lib;
+                cr_assert_eq(hasher_resolve(HASHES[hi], &lib, err, sizeof err), 0, "%s", err);
+                hasher renamed = lib;
+                snprintf(renamed.name, sizeof renamed.name, "%s-via-pointer", HASHES[hi]);
+                keyset *ks = keyset_open(KEYSETS[ki], err, sizeof err);
+                cr_assert_not_null(ks, "%s", err);
+                const layout_kind layout = CASES[ci].layout;
+                const uint64_t m = layout_fit_m(layout, 1ULL << 17);
+                filter a, b;
+                cr_assert_eq(filter_init(&a, layout, m, 7), 0);
+                cr_assert_eq(filter_init(&b, layout, m, 7), 0);
+                scheme_ctx ca = {&lib, 99, log2_floor(m)}, cb = {&renamed, 99, log2_floor(m)};
+                filter_ops ops = filter_ops_for(layout, CASES[ci].scheme);
+                key_batch kb[4];
+                for (uint64_t i = 0; i < 8000; i += 4 * KEY_BATCH) {
+                    for (size_t t = 0; t < 4; t++)
+                        keyset_fill(ks, 99, 8000, KEY_PRESENT, i + t * KEY_BATCH, KEY_BATCH, &kb[t]);
+                    ops.insert_many(&a, &ca, kb, 4);
+                    ops.insert_many(&b, &cb, kb, 4);
+                }
+                filter_flush(&a);
+                filter_flush(&b);
+                cr_assert_eq(memcmp(a.words, b.words, a.word_count * 8), 0, "%s, %s keys, %s/%s: bits differ",
+                             HASHES[hi], KEYSETS[ki], layout_name(layout), scheme_name(CASES[ci].scheme));
+                for (int side = 0; side < 2; side++) {
+                    unsigned char ya[4 * KEY_BATCH], yb[4 * KEY_BATCH];
+                    for (size_t t = 0; t < 4; t++)
+                        keyset_fill(ks, 99, 8000, (key_side)side, 100 + t * KEY_BATCH, KEY_BATCH, &kb[t]);
+                    const size_t found = ops.query_many(&a, &ca, kb, 4, ya);
+                    cr_assert_eq(ops.query_many(&b, &cb, kb, 4, yb), found);
+                    cr_assert_eq(memcmp(ya, yb, sizeof ya), 0, "%s, %s keys, %s: answers differ", HASHES[hi],
+                                 KEYSETS[ki], layout_name(layout));
+                    if (side == KEY_PRESENT)
+                        cr_assert_eq(found, 4 * KEY_BATCH, "no false negatives");
+                }
+                filter_free(&a);
+                filter_free(&b);
+                keyset_close(ks);
+            }
 }
 
 /* Filters of 4 MiB and more take the phased query loops (batch.c; the

@@ -42,6 +42,22 @@ void batch_hash_xxh3_64(const hasher *h, uint64_t seed, const key_batch *keys, h
     }
 }
 
+/* mulx64 (hashes.h) of a batch of 8-byte keys inline, each (h1, h2) one
+ * product and mix64's two; any other batch key by key through the
+ * registry's function, as batch_hash_generic. */
+void batch_hash_mulx64(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
+{
+    if (!batch_all_8_bytes(keys)) {
+        batch_hash_generic(h, seed, keys, out, split);
+        return;
+    }
+    const uint64_t salt = mulx64_salt(seed);
+    for (size_t j = 0; j < keys->count; j++) {
+        const uint64_t v = mulx64_8(XXH_readLE64(keys->ptr[j]), salt);
+        out[j] = (hash128_t){v, split ? mix64(v) : 0};
+    }
+}
+
 void batch_hash_xxh3_128(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split)
 {
     (void)h;
@@ -60,6 +76,8 @@ batch_hash_fn batch_hasher_for(const hasher *h)
         return batch_hash_xxh3_64;
     if (h->user == NULL && h->bits == 128 && memcmp(h->name, "xxh3_128", 9) == 0)
         return batch_hash_xxh3_128;
+    if (h->user == NULL && strcmp(h->name, "mulx64") == 0)
+        return batch_hash_mulx64;
     return batch_hash_generic;
 }
 
@@ -67,7 +85,7 @@ int keys8_hash_of(const hasher *h, keys8_hash *out)
 {
     if (batch_hasher_for(h) == batch_hash_xxh3_64)
         *out = KEYS8_XXH3_64;
-    else if (h->user == NULL && strcmp(h->name, "mulx64") == 0)
+    else if (batch_hasher_for(h) == batch_hash_mulx64)
         *out = KEYS8_MULX64;
     else
         return 0;

@@ -2,8 +2,8 @@
  * (batch.c, dispatch.c): one indirect call hashes the whole batch
  * (batch_hasher_for).  xxh3_64 and xxh3_128 are compiled in with
  * XXH_INLINE_ALL, so XXH3 inlines into that loop and into the loops that
- * include this header; any other hash goes through its function pointer,
- * once per key. */
+ * include this header, and mulx64's 8-byte keys are one product inline;
+ * any other hash goes through its function pointer, once per key. */
 #ifndef BLOOMLAB_BATCH_HASH_H
 #define BLOOMLAB_BATCH_HASH_H
 
@@ -29,6 +29,7 @@ typedef void (*batch_hash_fn)(const hasher *h, uint64_t seed, const key_batch *k
 void batch_hash_generic(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split);
 void batch_hash_xxh3_64(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split);
 void batch_hash_xxh3_128(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split);
+void batch_hash_mulx64(const hasher *h, uint64_t seed, const key_batch *keys, hash128_t *out, int split);
 
 /* The same values as the registry's libxxhash calls: XXH3's output is fixed
  * by its specification since 0.8.0 (tests/test_batch.c compares them).  An
