@@ -202,19 +202,37 @@ static const unsigned char *key_bytes(const void *key) { return key != NULL ? ke
 /* Whether a key's length fits a batch's 32-bit field. */
 static int batchable(size_t len) { return len <= UINT32_MAX; }
 
-/* 1 when the keys can be taken, and *unbatched = how many of them are too
- * long for a batch (the batch calls' second pass, one key at a time, runs
- * only when there are some); 0 when one cannot. */
-static int batch_args_ok(const void *const *keys, const size_t *lens, size_t count, size_t *unbatched)
+/* What a batch call's keys are, found by batch_args_ok's one pass: how
+ * many are too long for a batch (the calls' second pass, one key at a
+ * time, runs only when there are some), and whether every key is 8 bytes
+ * long (then batch_fill_8 fills the batches). */
+typedef struct {
+    size_t unbatched;
+    int all_8;
+} call_keys;
+
+/* 1 when the keys can be taken (*shape then says what they are); 0 when
+ * one cannot.  A first pass asks only whether every key is 8 bytes long
+ * and not NULL, an OR a key and no branch (the usual call, and then all
+ * is known); a call with other keys takes a second.  Counts in locals: a
+ * store through *shape could alias lens[] and be read again each key. */
+static int batch_args_ok(const void *const *keys, const size_t *lens, size_t count, call_keys *shape)
 {
-    *unbatched = 0;
     if (count > 0 && (keys == NULL || lens == NULL))
         return 0;
+    size_t other = 0;
+    for (size_t i = 0; i < count; i++)
+        other |= (lens[i] ^ 8) | (size_t)(keys[i] == NULL);
+    *shape = (call_keys){0, 1};
+    if (other == 0)
+        return 1;
+    size_t unbatched = 0;
     for (size_t i = 0; i < count; i++) {
         if (!key_ok(keys[i], lens[i]))
             return 0;
-        *unbatched += !batchable(lens[i]);
+        unbatched += !batchable(lens[i]);
     }
+    *shape = (call_keys){unbatched, 0};
     return 1;
 }
 
@@ -250,14 +268,34 @@ static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens
     *next = at;
 }
 
-/* Up to `most` batches filled from keys[*at ..] (batch_fill's way);
- * returns how many hold keys, *at moved past the keys looked at. */
+/* batch_fill for a call whose keys are all 8 bytes long: the same batch,
+ * without a test a key. */
+static void batch_fill_8(key_batch *b, const void *const *keys, size_t at, size_t count, size_t *next)
+{
+    const size_t n = count - at < KEY_BATCH ? count - at : KEY_BATCH;
+    for (size_t j = 0; j < n; j++) {
+        memcpy(b->packed[j], keys[at + j], 8);
+        b->ptr[j] = b->packed[j];
+        b->len[j] = 8;
+        b->id[j] = at + j;
+    }
+    b->count = n;
+    b->packed8 = 1;
+    *next = at + n;
+}
+
+/* Up to `most` batches filled from keys[*at ..] (batch_fill's way, or
+ * batch_fill_8's for a call of 8-byte keys: shape); returns how many hold
+ * keys, *at moved past the keys looked at. */
 static size_t batches_fill(key_batch *batches, size_t most, const void *const *keys, const size_t *lens, size_t count,
-                           size_t *at)
+                           call_keys shape, size_t *at)
 {
     size_t filled = 0;
     while (filled < most && *at < count) {
-        batch_fill(&batches[filled], keys, lens, *at, count, at);
+        if (shape.all_8)
+            batch_fill_8(&batches[filled], keys, *at, count, at);
+        else
+            batch_fill(&batches[filled], keys, lens, *at, count, at);
         filled += batches[filled].count > 0;
     }
     return filled;
@@ -266,7 +304,8 @@ static size_t batches_fill(key_batch *batches, size_t most, const void *const *k
 /* The batchable keys of keys[0, count) inserted, up to CALL_BATCHES
  * batches a call of the layout's insert_many (one batch, on the stack,
  * where the filter's batches could not be made). */
-static void add_batchable(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
+static void add_batchable(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
+                          call_keys shape)
 {
     if (count > KEY_BATCH && f->add_batches == NULL)
         f->add_batches = malloc(CALL_BATCHES * sizeof *f->add_batches);
@@ -274,7 +313,7 @@ static void add_batchable(bloomlab_filter *f, const void *const *keys, const siz
     key_batch *const batches = f->add_batches != NULL ? f->add_batches : &one;
     const size_t most = f->add_batches != NULL ? CALL_BATCHES : 1;
     for (size_t at = 0; at < count;) {
-        const size_t filled = batches_fill(batches, most, keys, lens, count, &at);
+        const size_t filled = batches_fill(batches, most, keys, lens, count, shape, &at);
         if (filled > 0)
             f->ops.insert_many(&f->f, &f->ctx, batches, filled);
     }
@@ -282,14 +321,15 @@ static void add_batchable(bloomlab_filter *f, const void *const *keys, const siz
 
 int bloomlab_add_batch(bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count)
 {
-    size_t unbatched;
-    if (f == NULL || !batch_args_ok(keys, lens, count, &unbatched))
+    call_keys shape;
+    if (f == NULL || !batch_args_ok(keys, lens, count, &shape))
         return -1;
+    size_t unbatched = shape.unbatched;
     /* A large standard or partitioned filter stages its inserts (filters.h),
      * and the call ends in a flush, so that it leaves a filter ready to be
      * asked: a call of too few keys for staging to pay sets them at once. */
     struct filter_stage *const held = filter_stage_hold(&f->f, (uint64_t)count * f->f.k);
-    add_batchable(f, keys, lens, count);
+    add_batchable(f, keys, lens, count, shape);
     for (size_t i = 0; i < count && unbatched > 0; i++)
         if (!batchable(lens[i])) {
             filter_insert_one(&f->f, f->scheme, &f->ctx, keys[i], lens[i], i);
@@ -363,7 +403,7 @@ int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
  * batchable (a call's batches then hold keys at, at + 1, ... in turn),
  * else through one buffer by each key's index (its id in the batch). */
 static size_t contains_batchable(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
-                                 size_t unbatched, unsigned char *answers)
+                                 call_keys shape, unsigned char *answers)
 {
     const size_t needed = count / KEY_BATCH + (count % KEY_BATCH != 0);
     const size_t wanted = needed < CALL_BATCHES ? needed : CALL_BATCHES;
@@ -374,10 +414,10 @@ static size_t contains_batchable(const bloomlab_filter *f, const void *const *ke
     unsigned char by_batch[CALL_BATCHES * KEY_BATCH];
     size_t found = 0;
     for (size_t at = 0; at < count;) {
-        const size_t first = at, filled = batches_fill(batches, most, keys, lens, count, &at);
+        const size_t first = at, filled = batches_fill(batches, most, keys, lens, count, shape, &at);
         if (filled == 0)
             continue;
-        if (answers == NULL || unbatched == 0) {
+        if (answers == NULL || shape.unbatched == 0) {
             found += f->ops.query_many(&f->f, &f->ctx, batches, filled, answers != NULL ? answers + first : NULL);
             continue;
         }
@@ -394,10 +434,10 @@ static size_t contains_batchable(const bloomlab_filter *f, const void *const *ke
 size_t bloomlab_contains_batch(const bloomlab_filter *f, const void *const *keys, const size_t *lens, size_t count,
                                unsigned char *answers)
 {
-    size_t unbatched;
-    if (f == NULL || !batch_args_ok(keys, lens, count, &unbatched))
+    call_keys shape;
+    if (f == NULL || !batch_args_ok(keys, lens, count, &shape))
         return BLOOMLAB_ERROR;
-    size_t found = contains_batchable(f, keys, lens, count, unbatched, answers);
+    size_t unbatched = shape.unbatched, found = contains_batchable(f, keys, lens, count, shape, answers);
     for (size_t i = 0; i < count && unbatched > 0; i++) {
         if (batchable(lens[i]))
             continue;
