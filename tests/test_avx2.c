@@ -490,6 +490,61 @@ Test(avx2, splitblock_mulx64_carries)
     at_each_split_level(check_mulx64_carries);
 }
 
+/* avx2_keys8_split's (h1, h2) against the registry's scalar hash split as
+ * schemes.h does, for both hashes: batches of every length up to a full
+ * one (a group of four and its tails), their keys packed (marked, or found
+ * from the pointers) or scattered out of order; keys whose 64-bit halves
+ * carry through every 32-bit product (mulx64's vpmuludq sums, mix64's);
+ * nothing written past the count, and a batch with a key of another length
+ * refused with nothing written. */
+Test(avx2, keys8_split_equals_scalar)
+{
+    if (skip())
+        return;
+    static const uint32_t HALVES[] = {0, 1, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFEu, 0xFFFFFFFFu};
+    for (size_t hi = 0; hi < NKEYS8; hi++) {
+        hasher ref;
+        cr_assert_eq(hasher_builtin(KEYS8_HASHES[hi].name, &ref), 0);
+        for (size_t count = 1; count <= KEY_BATCH; count++)
+            for (int way = 0; way < 3; way++) { /* packed8, packed found from ptr, scattered */
+                key_batch b;
+                b.count = count;
+                b.packed8 = way == 0;
+                for (size_t j = 0; j < count; j++) {
+                    const size_t t = count * 7 + j;
+                    const uint64_t x =
+                        j < 36 ? (uint64_t)HALVES[j / 6] << 32 | HALVES[j % 6] : 0x9E3779B97F4A7C15ULL * t;
+                    unsigned char *slot = way == 2 ? b.store[(j * 5 + 3) % KEY_BATCH] : b.packed[j];
+                    for (unsigned c = 0; c < 8; c++)
+                        slot[c] = (unsigned char)(x >> (8 * c));
+                    b.ptr[j] = slot;
+                    b.len[j] = 8;
+                    b.id[j] = t;
+                }
+                uint64_t h1[KEY_BATCH + 4], h2[KEY_BATCH + 4];
+                memset(h1, 0xAB, sizeof h1);
+                memset(h2, 0xAB, sizeof h2);
+                cr_assert_eq(avx2_keys8_split(KEYS8_HASHES[hi].hash, 0x5eed, &b, h1, h2), 0);
+                for (size_t j = 0; j < count; j++) {
+                    uint64_t r1, r2;
+                    hash_split(hasher_hash(&ref, b.ptr[j], 8, 0x5eed), 64, &r1, &r2);
+                    cr_assert_eq(h1[j], r1, "%s count %zu way %d key %zu: h1", KEYS8_HASHES[hi].name, count, way, j);
+                    cr_assert_eq(h2[j], r2, "%s count %zu way %d key %zu: h2", KEYS8_HASHES[hi].name, count, way, j);
+                }
+                for (size_t j = count; j < KEY_BATCH + 4; j++)
+                    cr_assert(h1[j] == 0xABABABABABABABABULL && h2[j] == 0xABABABABABABABABULL,
+                              "nothing written past key %zu", count);
+                if (count < 5)
+                    continue;
+                b.len[count - 1] = 7;
+                b.packed8 = 0;
+                memset(h1, 0xAB, sizeof h1);
+                cr_assert_eq(avx2_keys8_split(KEYS8_HASHES[hi].hash, 0x5eed, &b, h1, h2), -1, "a 7-byte key refused");
+                cr_assert_eq(h1[0], 0xABABABABABABABABULL, "nothing written");
+            }
+    }
+}
+
 /* The one-key calls (a library user's key, a batch of one): each key set
  * alone, then every present and absent key asked alone, against the
  * reference's bits and answers, each hash. */

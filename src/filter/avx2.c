@@ -19,6 +19,7 @@
  */
 #include "filter/avx2.h"
 #include "base/hashes.h"
+#include "base/pcg.h" /* mix64 */
 #include "filter/filters.h"
 
 #include <string.h>
@@ -964,6 +965,39 @@ size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t se
 /* 1 when every key of the batches is 8 bytes long: a batch marked packed8
  * at once, else eight lengths a compare, the lanes past a batch's count
  * masked off (the groups past it not read). */
+/* mix64 (pcg.h) in every lane, its two products mod 2^64 by mul64_by. */
+LOOP __m256i mix64_x4(__m256i x)
+{
+    x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 30));
+    x = mul64_by(x, MIX64_MUL1);
+    x = _mm256_xor_si256(x, _mm256_srli_epi64(x, 27));
+    x = mul64_by(x, MIX64_MUL2);
+    return _mm256_xor_si256(x, _mm256_srli_epi64(x, 31));
+}
+
+/* avx2_keys8_split for one hash (a constant: the loop stamped per hash). */
+LOOP void keys8_split(keys8_hash hash, uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2)
+{
+    const __m256i keyed = _mm256_set1_epi64x((long long)keys8_constant(hash, seed));
+    const int packed = batch_packed(keys);
+    for (size_t j = 0; j < keys->count; j += 4) {
+        const __m256i h = keys8_hash_x4(hash, batch_keys4(keys, j, packed), keyed), live = lanes4(keys->count - j);
+        _mm256_maskstore_epi64((long long *)(void *)(h1 + j), live, h);
+        _mm256_maskstore_epi64((long long *)(void *)(h2 + j), live, mix64_x4(h));
+    }
+}
+
+int avx2_keys8_split(keys8_hash hash, uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2)
+{
+    if (!batch_all_8_bytes(keys))
+        return -1;
+    if (hash == KEYS8_MULX64)
+        keys8_split(KEYS8_MULX64, seed, keys, h1, h2);
+    else
+        keys8_split(KEYS8_XXH3_64, seed, keys, h1, h2);
+    return 0;
+}
+
 int avx2_batches_keys8(const key_batch *batches, size_t count)
 {
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);

@@ -96,5 +96,9 @@ size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t se
 extern const filter_key8_calls avx2_splitblock_key8[2];
 /* 1 when every key of the batches [0, count) is 8 bytes long. */
 int avx2_batches_keys8(const key_batch *batches, size_t count);
+/* The keys' (h1, h2) of schemes.h's hash_split, h1 = xxh3_64 or mulx64 of
+ * each 8-byte key, four keys a step in vector (avx512_keys8_split's twin):
+ * 0, or -1 (nothing written) when a key of the batch is not 8 bytes long. */
+int avx2_keys8_split(keys8_hash hash, uint64_t seed, const key_batch *keys, uint64_t *h1, uint64_t *h2);
 
 #endif

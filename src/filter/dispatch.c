@@ -47,10 +47,11 @@ typedef struct {
 } hash_run;
 
 /* The (h1, h2) of batches [0, count), count <= AVX512_RUN_BATCHES, side by
- * side: at the avx512 level xxh3_64 or mulx64 in eight lanes for 8-byte
- * keys, else the batch hasher's values unzipped; h1 alone (run->h2 left as
- * it was) when h1_only and the hash is xxh3_64, whose h1 is its value (the
- * split block loops read nothing else).  Returns the number of keys. */
+ * side: xxh3_64 or mulx64 of 8-byte keys in eight lanes at the avx512
+ * level, in four at the avx2 level (but for h1_only), else the batch
+ * hasher's values unzipped; h1 alone (run->h2 left as it was) when h1_only
+ * and the hash is xxh3_64, whose h1 is its value (the split block loops
+ * read nothing else).  Returns the number of keys. */
 static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size_t count, hash_run *run,
                            isa_level level, int h1_only)
 {
@@ -58,11 +59,14 @@ static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size
     const int xxh3_64 = hash == batch_hash_xxh3_64;
     keys8_hash keys8 = KEYS8_XXH3_64;
     const int lanes8 = level >= ISA_AVX512 && keys8_hash_of(ctx->hash, &keys8);
+    const int lanes4 = level == ISA_AVX2 && !h1_only && keys8_hash_of(ctx->hash, &keys8);
     size_t at = 0;
     for (size_t b = 0; b < count; b++) {
         const key_batch *keys = &batches[b];
         if (lanes8 && avx512_keys8_split(keys8, ctx->seed, keys, run->h1 + at, run->h2 + at) == 0) {
             /* eight lanes at once */
+        } else if (lanes4 && avx2_keys8_split(keys8, ctx->seed, keys, run->h1 + at, run->h2 + at) == 0) {
+            /* four */
         } else if (xxh3_64 && h1_only) {
             const uint64_t bitflip = xxh3_8_bitflip(ctx->seed);
             if (batch_all_8_bytes(keys))
