@@ -236,6 +236,16 @@ static int batch_args_ok(const void *const *keys, const size_t *lens, size_t cou
     return 1;
 }
 
+/* An 8-byte key, key `at` of the call, as slot n of a batch: copied into
+ * its packed slot (key_batch.h). */
+static void batch_put8(key_batch *b, size_t n, const void *key, size_t at)
+{
+    memcpy(b->packed[n], key, 8);
+    b->ptr[n] = b->packed[n];
+    b->len[n] = 8;
+    b->id[n] = at;
+}
+
 /* Put keys[at ..] into a batch (up to KEY_BATCH of them, the batchable
  * ones); *next gets the index after the last key looked at.  A batch's
  * id is the key's index (only the ideal scheme reads ids).  An 8-byte key
@@ -253,14 +263,13 @@ static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens
         if (!batchable(len))
             continue;
         if (len == 8) {
-            memcpy(b->packed[n], keys[at], 8);
-            b->ptr[n] = b->packed[n];
+            batch_put8(b, n, keys[at], at);
         } else {
             b->ptr[n] = key_bytes(keys[at]);
+            b->len[n] = (uint32_t)len;
+            b->id[n] = at;
             packed8 = 0;
         }
-        b->len[n] = (uint32_t)len;
-        b->id[n] = at;
         n++;
     }
     b->count = n;
@@ -273,12 +282,8 @@ static void batch_fill(key_batch *b, const void *const *keys, const size_t *lens
 static void batch_fill_8(key_batch *b, const void *const *keys, size_t at, size_t count, size_t *next)
 {
     const size_t n = count - at < KEY_BATCH ? count - at : KEY_BATCH;
-    for (size_t j = 0; j < n; j++) {
-        memcpy(b->packed[j], keys[at + j], 8);
-        b->ptr[j] = b->packed[j];
-        b->len[j] = 8;
-        b->id[j] = at + j;
-    }
+    for (size_t j = 0; j < n; j++)
+        batch_put8(b, j, keys[at + j], at + j);
     b->count = n;
     b->packed8 = 1;
     *next = at + n;

@@ -962,9 +962,6 @@ size_t avx2_splitblock_query_keys8(const filter *f, keys8_hash hash, uint64_t se
                                 : split_stamp(KEYS8_XXH3_64, f, seed, batches, count, answer, 0);
 }
 
-/* 1 when every key of the batches is 8 bytes long: a batch marked packed8
- * at once, else eight lengths a compare, the lanes past a batch's count
- * masked off (the groups past it not read). */
 /* mix64 (pcg.h) in every lane, its two products mod 2^64 by mul64_by. */
 LOOP __m256i mix64_x4(__m256i x)
 {
@@ -998,6 +995,9 @@ int avx2_keys8_split(keys8_hash hash, uint64_t seed, const key_batch *keys, uint
     return 0;
 }
 
+/* 1 when every key of the batches is 8 bytes long: a batch marked packed8
+ * at once, else eight lengths a compare, the lanes past a batch's count
+ * masked off (the groups past it not read). */
 int avx2_batches_keys8(const key_batch *batches, size_t count)
 {
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), eight = _mm256_set1_epi32(8);
