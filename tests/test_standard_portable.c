@@ -92,6 +92,8 @@ static const loops DISPATCH_K24 = {"dispatch k=24", LAYOUT_STANDARD, 24, ops_ins
 static const loops CHOSEN_K24 = {"filter_key8_for k=24", LAYOUT_STANDARD, 24, key8_chosen_insert, key8_chosen_query};
 static const loops LEVEL = {"filter_ops_for", LAYOUT_STANDARD, 7, level_insert, level_query};
 static const loops LEVEL_K24 = {"filter_ops_for k=24", LAYOUT_STANDARD, 24, level_insert, level_query};
+static const loops LEVEL_K1 = {"filter_ops_for k=1", LAYOUT_STANDARD, 1, level_insert, level_query};
+static const loops LEVEL_K13 = {"filter_ops_for k=13", LAYOUT_STANDARD, 13, level_insert, level_query};
 static const loops DIRECT_K1 = {"direct k=1", LAYOUT_STANDARD, 1, direct_insert, direct_query};
 static const loops DIRECT_K13 = {"direct k=13", LAYOUT_STANDARD, 13, direct_insert, direct_query};
 static const loops DISPATCH = {"dispatch", LAYOUT_STANDARD, 7, ops_insert, ops_query};
@@ -212,8 +214,11 @@ Test(standard_portable, both_insert_loops)
 }
 
 /* At the AVX2 level (where this CPU has it) filter_ops_for's inserts of
- * 8-byte keys by a keys8 hash are these loops, any other keys (odd: a few
- * not 8 bytes long) avx2.c's; in L2 and past it, k = 7 and 24. */
+ * 8-byte keys by a keys8 hash: avx2.c's loop where the portable one pass
+ * would apply (in L2; under FETCH_WINDOW past it too), these loops
+ * elsewhere (FETCH_AHEAD past L2); any other keys (odd: a few not 8 bytes
+ * long) avx2.c's in L2, the portable loops beyond; in L2 and past it, k = 1,
+ * 7 and 13 (avx2.c's inserts stamped for k) and 24 (its loop over k). */
 Test(standard_portable, avx2_level)
 {
     if (cpu_isa_supported() < ISA_AVX2) {
@@ -221,12 +226,19 @@ Test(standard_portable, avx2_level)
         return;
     }
     char *saved = isa_env_set("avx2");
+    static const fetch_plan PLANS[] = {FETCH_WINDOW, FETCH_AHEAD};
     static const uint64_t AT[] = {30011, 64 * 4099 - 3, 10000000};
-    for (size_t i = 0; i < sizeof AT / sizeof AT[0]; i++) {
-        check_size(&LEVEL, "mulx64", 0, AT[i], 3000);
-        check_size(&LEVEL, "xxh3_64", 37, AT[i], 3000);
-        check_size(&LEVEL_K24, "xxh3_64", 0, AT[i], 3000);
+    for (size_t p = 0; p < sizeof PLANS / sizeof PLANS[0]; p++) {
+        filter_fetch_plan_set(PLANS[p]);
+        for (size_t i = 0; i < sizeof AT / sizeof AT[0]; i++) {
+            check_size(&LEVEL, "mulx64", 0, AT[i], 3000);
+            check_size(&LEVEL, "xxh3_64", 37, AT[i], 3000);
+            check_size(&LEVEL_K24, "xxh3_64", 0, AT[i], 3000);
+        }
+        check_size(&LEVEL_K1, "xxh3_64", 0, 10000000, 3000);
+        check_size(&LEVEL_K13, "mulx64", 0, 10000000, 3000);
     }
+    filter_fetch_plan_set(FETCH_PLAN_CPU);
     isa_env_restore(saved);
 }
 

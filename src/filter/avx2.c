@@ -211,14 +211,21 @@ LOOP void group_positions(int kind, const uint64_t *words, __m256i r, const uint
     }
 }
 
-/* Set the group's bits (count its counters; returns the increments lost). */
-LOOP uint64_t group_set(int kind, uint64_t *words, unsigned k, size_t j, size_t count, const insert_group *g)
+/* Set the group's bits (count its counters; returns the increments lost).
+ * Where k is a constant (k_stamped: filters.h's FILTER_STAMPED_K) a full
+ * vector's 4 k updates are written out, as avx512.c's probe_insert does. */
+LOOP uint64_t group_set(int kind, uint64_t *words, unsigned k, size_t j, size_t count, const insert_group *g,
+                        int k_stamped)
 {
     uint64_t saturated = 0;
     for (size_t v = 0; v < INSERT_GROUP / 4 && j + 4 * v < count; v++) {
         const uint64_t *word = g->word + 4 * k * v, *bit = g->bit + 4 * k * v;
         const size_t lanes = count - j - 4 * v < 4 ? count - j - 4 * v : 4;
-        if (lanes == 4) {
+        if (lanes == 4 && k_stamped) {
+#pragma GCC unroll 64
+            for (size_t t = 0; t < 4 * (size_t)k; t++)
+                saturated += set_position(kind, words, word[t], bit[t]);
+        } else if (lanes == 4) {
             for (size_t t = 0; t < 4 * (size_t)k; t++)
                 saturated += set_position(kind, words, word[t], bit[t]);
         } else {
@@ -235,7 +242,7 @@ LOOP uint64_t group_set(int kind, uint64_t *words, unsigned k, size_t j, size_t 
  * while the group before is set; a blocked512 key's one line is
  * prefetched BLOCK_AHEAD keys ahead. */
 LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint64_t *slice, unsigned k,
-                           const uint64_t *h1, const uint64_t *h2, size_t count, int prefetch)
+                           const uint64_t *h1, const uint64_t *h2, size_t count, int prefetch, int k_stamped)
 {
     const int blocked = kind == POS_BLOCKED || kind == POS_MULTIPLY;
     const __m256i r = _mm256_set1_epi64x((long long)range);
@@ -255,34 +262,47 @@ LOOP uint64_t probe_insert(int kind, uint64_t *words, uint64_t range, const uint
                 prefetch_block_lines(words, r, h1, j + BLOCK_AHEAD + a, count, 1);
         if (j + INSERT_GROUP < count)
             group_positions(kind, words, r, slice, k, h1, h2, j + INSERT_GROUP, count, &g[(n + 1) & 1], prefetch);
-        saturated += group_set(kind, words, k, j, count, &g[n & 1]);
+        saturated += group_set(kind, words, k, j, count, &g[n & 1], k_stamped);
     }
     return saturated;
 }
 
+/* The standard layout's inserts, stamped for each k of FILTER_STAMPED_K;
+ * past L2 its lines prefetched a group ahead where filter_phase_prefetch
+ * says (under FETCH_WINDOW inside the last-level cache the window overlaps
+ * the misses: the prefetches cost a tenth at 1e6 keys on a Zen 5,
+ * docs/PERFORMANCE.md, session 21). */
 void avx2_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_STANDARD, f->words, f->m, NULL, f->k, h1, h2, count, filter_beyond_l2(f));
+    const int prefetch = filter_beyond_l2(f) && filter_phase_prefetch(f);
+#define FILTER_K_DO(K, STAMPED)                                                                              \
+    if (prefetch)                                                                                            \
+        probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, 1, STAMPED);                      \
+    else                                                                                                     \
+        probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, 0, STAMPED);                      \
+    return
+    FILTER_K_SWITCH(f->k)
+#undef FILTER_K_DO
 }
 
 void avx2_counting_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, filter_beyond_l2(f));
+    f->saturations += probe_insert(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, filter_beyond_l2(f), 0);
 }
 
 void avx2_partitioned_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, filter_beyond_l2(f));
+    probe_insert(POS_PARTITIONED, f->words, 0, f->slice_start, f->k, h1, h2, count, filter_beyond_l2(f), 0);
 }
 
 void avx2_blocked512_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
+    probe_insert(POS_BLOCKED, f->words, f->blocks, NULL, f->k, h1, h2, count, 0, 0);
 }
 
 void avx2_blocked512_multiply_insert(filter *f, const uint64_t *h1, const uint64_t *h2, size_t count)
 {
-    probe_insert(POS_MULTIPLY, f->words, f->blocks, NULL, f->k, h1, h2, count, 0);
+    probe_insert(POS_MULTIPLY, f->words, f->blocks, NULL, f->k, h1, h2, count, 0, 0);
 }
 
 /* ---- queries: eight keys a step, one gather a position ---------------------- */

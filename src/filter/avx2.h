@@ -16,10 +16,11 @@
  *                           floor(u_i m / 2^64) by two vpmuludq (m < 2^32);
  *                           queries fetch eight keys' position i by one
  *                           32-bit gather, all k tested without a branch;
- *                           inserts set the bits with scalar ORs (a filter
- *                           that stages its inserts takes the portable
- *                           loop: vector positions were not faster there,
- *                           docs/PERFORMANCE.md);
+ *                           inserts set the bits with scalar ORs, k
+ *                           stamped (a filter that stages its inserts, or
+ *                           is past where the portable one pass applies,
+ *                           takes the portable loop: vector positions
+ *                           were not faster there, docs/PERFORMANCE.md);
  *   counting, partitioned   the same positions over 4-bit counters, or
  *                           with slice i's offset and length;
  *   blocked512              the block from u_0, bit i from the top 9 bits

@@ -649,21 +649,10 @@ LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, 
     return live;
 }
 
-/* Whether a standard filter's phased loop prefetches its groups' lines:
- * beyond the last-level cache on every core, within it where the core's
- * plan is FETCH_AHEAD; under FETCH_WINDOW the out-of-order window covers
- * a line from the last-level cache, and the prefetches cost more than they
- * hide (measured on a Zen 5, absent keys at 1e6 and 1e7 keys:
- * docs/PERFORMANCE.md, sessions 16 and 20). */
-static int standard_phase_prefetch(const filter *f)
-{
-    return filter_beyond_llc(f) || filter_fetch_plan() != FETCH_WINDOW;
-}
-
 size_t avx512_standard_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
     if (f->m < (1ULL << 32)) {
-        if (standard_phase_prefetch(f))
+        if (filter_phase_prefetch(f))
             return query_phased(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer, 1);
         return query_phased(POS_STANDARD, 0, f->words, f->m, NULL, f->k, h1, h2, count, answer, 0);
     }

@@ -451,21 +451,26 @@ static int keys8_batches(const scheme_ctx *ctx, const key_batch *batches, size_t
 }
 
 /* The standard layout at the AVX2 level: 8-byte keys' inserts by a keys8
- * hash go to standard_portable.c (each key hashed in its loop, in one pass
- * where filter_standard_one_pass says), which in L2 took 80 instructions
- * a key with mulx64 against 139 for avx2_standard_insert and the hashes it
- * is given (docs/PERFORMANCE.md, 2026-12-06, session 19); other keys and
- * hashers, and every query, as the runs above. */
+ * hash, where the portable loop takes its one pass (filters.h's
+ * filter_standard_one_pass: in L2, and under FETCH_WINDOW below half the
+ * last-level cache), by avx2.c's loop, k stamped, on keys hashed four a
+ * step (split_hashes): a sixth to a quarter faster in L2 and at 1e6 keys on
+ * a Zen 5, a tenth at 1e7; beyond, where the one pass gives way to the
+ * prefetched loop, avx2.c's was slower (docs/PERFORMANCE.md, session 21),
+ * so there standard_portable.c's; other keys and hashers, and every query,
+ * as the runs above. */
 static run_insert_fn standard_insert_run_avx2_hashed(const filter *f) { return standard_insert_run_avx2(f); }
 static query_run standard_query_run_avx2_hashed(const filter *f) { return standard_query_run_avx2(f); }
 VECTOR_OPS(standard, avx2_hashed, ISA_AVX2, 0)
 static void insert_many_standard_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
 {
     keys8_hash hash;
-    if (f->stage == NULL && keys8_batches(ctx, b, n, &hash))
-        standard_portable_insert_keys8(f, hash, ctx->seed, b, n);
-    else
+    if (f->stage != NULL || !keys8_batches(ctx, b, n, &hash))
         insert_many_standard_avx2_hashed(f, ctx, b, n);
+    else if (inserts_direct(f) && filter_standard_one_pass(f, filter_fetch_plan()))
+        runs_insert(f, ctx, b, n, avx2_standard_insert, (run_hashing){ISA_AVX2, 0});
+    else
+        standard_portable_insert_keys8(f, hash, ctx->seed, b, n);
 }
 static void insert_standard_avx2(filter *f, const scheme_ctx *ctx, const key_batch *b)
 {

@@ -197,6 +197,18 @@ const char *fetch_plan_name(fetch_plan plan);
 typedef enum { SHAPE_NONE, SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS } fetch_shape;
 fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert);
 
+/* Whether a standard filter's loops past L2 that the out-of-order window
+ * could cover prefetch their lines (avx512.c's phased queries, avx2.c's
+ * inserts): beyond the last-level cache on every core, within it where the
+ * core's plan is FETCH_AHEAD; under FETCH_WINDOW the window covers a line
+ * from the last-level cache, and the prefetches cost more than they hide
+ * (measured on a Zen 5 at 1e6 and 1e7 keys: docs/PERFORMANCE.md, sessions
+ * 16, 20 and 21). */
+static inline int filter_phase_prefetch(const filter *f)
+{
+    return filter_beyond_llc(f) || filter_fetch_plan() != FETCH_WINDOW;
+}
+
 /* Whether the standard layout's 8-byte keys go into a filter in one pass
  * (standard_portable.c: each key hashed and its k bits set at once, no
  * prefetch) or a batch's positions are computed and their lines

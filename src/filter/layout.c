@@ -46,7 +46,8 @@ const struct layout LAYOUT_TABLE[LAYOUT_COUNT] = {
         .avx512 = {[SCHEME_DOUBLE] = VEC(standard_avx512)},
         .avx2_about = "double below 2^32 positions (queries: all k in L2, the portable loop beyond, all k after "
                       "mostly present keys; "
-                      "inserts: 8-byte keys' xxh3_64 or mulx64 by the portable loop, others in L2)",
+                      "inserts: 8-byte keys' xxh3_64 or mulx64 hashed four a step where the portable one pass "
+                      "would apply, else by the portable loop; others in L2)",
         .avx512_about = "double (queries: all k in L2, 8-byte keys' xxh3_64 in the loop, phased beyond, all k "
                         "after mostly present keys; inserts: up to the last-level cache, staged-insert positions "
                         "below 2^32 bits)",
