@@ -300,19 +300,21 @@ static query_run splitblock_query_run_avx512(const filter *f)
 /* Unblocked layouts: inserts up to the last-level cache (m < 2^32; a
  * staging filter beyond takes the portable loop, which was faster there
  * than positions from avx2.c: docs/PERFORMANCE.md); queries
- * test all k while the filter fits in L2, and beyond it take the portable
- * loops with early exit (standard_portable.h's rounds for a standard
- * filter, batch.c's phases for the rest; an AVX2 loop testing all k
- * fetched every line: slower there for absent keys), and a standard
- * filter's run after one of mostly present keys the AVX2 loop where
- * present_runs_all_k. */
-static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k)
+ * test all k while the filter fits in L2, and beyond it early exit: a
+ * standard filter's runs by standard_portable.h's rounds on the keys'
+ * (h1, h2) (rounds: split_hashes' four keys a step spare the rounds' scalar
+ * hashing, a tenth of an absent key at 1e6 and 1e7 keys on a Zen 5,
+ * docs/PERFORMANCE.md, session 21), the others' by batch.c's phases (the
+ * portable loops: rounds NULL; an AVX2 loop testing all k fetched every
+ * line: slower there for absent keys), and a standard filter's run after
+ * one of mostly present keys by the AVX2 loop where present_runs_all_k. */
+static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k, avx512_query_fn *rounds)
 {
     if (f->m >= (1ULL << 32))
         return (query_run){NULL, NULL, NULL, NULL};
     if (fits_in_l2(f))
         return (query_run){all_k, NULL, NULL, NULL};
-    return (query_run){NULL, NULL, present_runs_all_k(f) ? all_k : NULL, NULL};
+    return (query_run){rounds, NULL, present_runs_all_k(f) ? all_k : NULL, NULL};
 }
 /* The standard layout's inserts of keys standard_portable.c does not take
  * (not 8 bytes long, or another hasher: the AVX2 level's wrapper below):
@@ -323,16 +325,19 @@ static run_insert_fn standard_insert_run_avx2(const filter *f)
 {
     return inserts_direct(f) && fits_in_l2(f) ? avx2_standard_insert : NULL;
 }
-static query_run standard_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_standard_query); }
+static query_run standard_query_run_avx2(const filter *f)
+{
+    return unblocked_query_run_avx2(f, avx2_standard_query, standard_portable_query_split);
+}
 static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
-static query_run counting_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_counting_query); }
+static query_run counting_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_counting_query, NULL); }
 static run_insert_fn partitioned_insert_run_avx2(const filter *f)
 {
     return inserts_direct(f) ? avx2_partitioned_insert : NULL;
 }
 static query_run partitioned_query_run_avx2(const filter *f)
 {
-    return unblocked_query_run_avx2(f, avx2_partitioned_query);
+    return unblocked_query_run_avx2(f, avx2_partitioned_query, NULL);
 }
 /* blocked512 with positions below 2^32; register64 and splitblock with
  * fewer than 2^32 blocks. */

@@ -375,6 +375,42 @@ LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches,
     }
 }
 
+/* Keys [at, at + n) of given (h1, h2) as a group (schemes.h's probe of the
+ * double scheme: x = h1, y = h2), position 0 computed and its line
+ * prefetched: group_start for keys hashed before the call. */
+LOOP void group_start_split(const uint64_t *words, uint64_t m, const uint64_t *h1, const uint64_t *h2, size_t at,
+                            unsigned n, query_group *g)
+{
+    for (unsigned t = 0; t < n; t++) {
+        probe p = {.x = h1[at + t], .y = h2[at + t]};
+        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
+        g->x[t] = p.x;
+        g->y[t] = p.y;
+        g->pos[t] = q;
+        __builtin_prefetch(&words[q >> 6], 0, 3);
+    }
+    g->count = n;
+}
+
+/* The rounds alone, a group of QUERY_GROUP keys at a time: the caller
+ * (dispatch.c's runs at the AVX2 level) judges which runs take them. */
+size_t standard_portable_query_split(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                     unsigned char *answer)
+{
+    query_group g;
+    size_t yes = 0;
+    for (size_t at = 0; at < count; at += QUERY_GROUP) {
+        const unsigned n = count - at < QUERY_GROUP ? (unsigned)(count - at) : QUERY_GROUP;
+        group_start_split(f->words, f->m, h1, h2, at, n, &g);
+        const uint64_t live = group_rounds(f->words, f->m, f->k, &g);
+        yes += (size_t)__builtin_popcountll(live);
+        if (answer != NULL)
+            for (unsigned t = 0; t < n; t++)
+                answer[at + t] = (unsigned char)((live >> t) & 1);
+    }
+    return yes;
+}
+
 /* One way of hashing, stamped with and without the answers' stores. */
 LOOP size_t query_stamp(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
 {

@@ -2,8 +2,9 @@
  * double hashing and 8-byte keys hashed by xxh3_64 or mulx64: what a CPU
  * without AVX2 runs (BLOOMLAB_ISA=portable, and every machine that is not
  * x86-64), and what the AVX2 level falls back to where it has no loop of
- * its own (dispatch.c: queries beyond L2), and what it inserts 8-byte keys
- * with at every size (dispatch.c's insert_many_standard_avx2).
+ * its own (dispatch.c: queries beyond L2, in rounds on keys it hashed;
+ * inserts of 8-byte keys where the one pass gives way to the prefetched
+ * loop: dispatch.c's insert_many_standard_avx2).
  *
  * Insert (a filter that does not stage: stage.c begins past the last-level
  * cache), with no call, no hasher's output array and no cursor between:
@@ -76,6 +77,12 @@ extern const filter_key8_calls standard_portable_key8_all_k[2];
  * set, and answer[t] for the run's t-th key when answer is not NULL. */
 size_t standard_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                      size_t count, unsigned char *answer);
+/* The rounds over keys hashed before the call: key t's stream from (h1[t],
+ * h2[t]) as schemes.h's hash_split gives them (the AVX2 level hashes 8-byte
+ * keys four a step: avx2_keys8_split), answers and count as above; no
+ * group tested all k at once (the AVX2 level's runs judge that). */
+size_t standard_portable_query_split(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                     unsigned char *answer);
 /* The same rounds for any keys and hasher: each key's stream started as
  * the reference starts it (schemes.h's probe_start with ctx, double
  * hashing), so the same positions. */
