@@ -330,7 +330,10 @@ static query_run standard_query_run_avx2(const filter *f)
     return unblocked_query_run_avx2(f, avx2_standard_query, standard_portable_query_split);
 }
 static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
-static query_run counting_query_run_avx2(const filter *f) { return unblocked_query_run_avx2(f, avx2_counting_query, NULL); }
+static query_run counting_query_run_avx2(const filter *f)
+{
+    return unblocked_query_run_avx2(f, avx2_counting_query, NULL);
+}
 static run_insert_fn partitioned_insert_run_avx2(const filter *f)
 {
     return inserts_direct(f) ? avx2_partitioned_insert : NULL;
