@@ -7,14 +7,20 @@
  *       --toggle-collect='insert_many_*' build/loopcount splitblock 1e6 10.67 8 1e6
  *
  * Arguments: layout, n, bits per key, k, queries (absent then present),
- * and optionally the hash (xxh3_64 when left out, as bloomlab bench);
+ * and optionally the hash (xxh3_64 when left out, as bloomlab bench).
+ * LOOPCOUNT_L2_BYTES and LOOPCOUNT_PLAN (window or ahead), when set, stand
+ * for the L2 size and the fetch plan the loops are chosen by: valgrind's
+ * CPU reports its own (a 256 KiB L2, another family), and loopcount.sh
+ * passes this machine's, so that the loops counted are the ones it runs;
  * double hashing on random64 keys (8 bytes), the
  * keys made in chunks of 8 batches outside the loops (--toggle-collect
  * names the loops: insert_many_*, query_many_*). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "filter/filters.h"
+#include "base/cache.h"
 #include "base/hashes.h"
 #include "harness/keys.h"
 
@@ -37,6 +43,23 @@ int main(int argc, char **argv)
     layout_kind layout;
     if (layout_from_name(argv[1], &layout) != 0)
         return 2;
+    const char *l2 = getenv("LOOPCOUNT_L2_BYTES"), *plan = getenv("LOOPCOUNT_PLAN");
+    if (l2 != NULL && *l2 != '\0') {
+        char *end;
+        const unsigned long long bytes = strtoull(l2, &end, 10);
+        if (*end != '\0' || bytes == 0) {
+            fprintf(stderr, "loopcount: LOOPCOUNT_L2_BYTES=%s: not a byte count\n", l2);
+            return 2;
+        }
+        cache_l2_bytes_set(bytes);
+    }
+    if (plan != NULL && *plan != '\0') {
+        if (strcmp(plan, "window") != 0 && strcmp(plan, "ahead") != 0) {
+            fprintf(stderr, "loopcount: LOOPCOUNT_PLAN=%s: not window or ahead\n", plan);
+            return 2;
+        }
+        filter_fetch_plan_set(strcmp(plan, "window") == 0 ? FETCH_WINDOW : FETCH_AHEAD);
+    }
     const uint64_t n = (uint64_t)atof(argv[2]), queries = (uint64_t)atof(argv[5]);
     const unsigned k = (unsigned)atoi(argv[4]);
     const uint64_t m = layout_fit_m(layout, (uint64_t)(atof(argv[3]) * (double)n + 0.5));
@@ -64,10 +87,10 @@ int main(int argc, char **argv)
             fill(ks, 1, n, (key_side)side, i, queries, chunk, &nb);
             yes[side] += ops.query_many(&f, &ctx, chunk, nb, NULL);
         }
-    printf("%s %s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\n", argv[1], h.name,
-           (unsigned long long)m, k,
-           filter_ops_description(), (unsigned long long)yes[KEY_ABSENT], (unsigned long long)yes[KEY_PRESENT],
-           (unsigned long long)queries);
+    printf("%s %s m=%llu k=%u: %s\nabsent yes %llu, present yes %llu of %llu\nL2 %llu bytes, fetch plan %s\n", argv[1],
+           h.name, (unsigned long long)m, k, filter_ops_description(), (unsigned long long)yes[KEY_ABSENT],
+           (unsigned long long)yes[KEY_PRESENT], (unsigned long long)queries, (unsigned long long)cache_l2_bytes(),
+           fetch_plan_name(filter_fetch_plan()));
     filter_free(&f);
     keyset_close(ks);
     free(chunk);

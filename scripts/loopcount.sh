@@ -29,6 +29,16 @@ case "$(bin/bloomlab --version 2>/dev/null | sed -n 's/.*this CPU: \([a-z0-9]*\)
 esac
 dir=$(mktemp -d /tmp/loopcount.XXXXXX)
 trap 'rm -rf "$dir"' EXIT INT TERM
+# valgrind's CPU reports its own L2 (256 KiB) and family, by which the
+# loops would be chosen for another machine: this one's, asked natively,
+# go to loopcount (scripts/loopcount.c).
+l2=$(getconf LEVEL2_CACHE_SIZE 2>/dev/null || true)
+case "$l2" in ''|*[!0-9]*|0) l2="" ;; esac
+plan=$("$new" splitblock 1000 10.67 8 0 2>/dev/null | sed -n 's/.*, fetch plan \([a-z]*\)$/\1/p')
+case "$plan" in window|ahead) ;; *) plan="" ;; esac
+export LOOPCOUNT_L2_BYTES="$l2" LOOPCOUNT_PLAN="$plan"
+echo "# loops chosen as this machine chooses them (L2 ${l2:-as valgrind says} bytes, fetch plan" \
+  "${plan:-as valgrind says}); a loopcount built before this setting chooses by valgrind's CPU"
 
 # per_op BIN LAYOUT ISA: "instructions-an-insert instructions-a-query"
 per_op() {
