@@ -295,7 +295,7 @@ static query_run splitblock_query_run_avx512(const filter *f)
     return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL, NULL, NULL};
 }
 
-/* ---- AVX2 (avx2.h): the same runs, hashed by the scalar hashers --------- */
+/* ---- AVX2 (avx2.h): the same runs, 8-byte keys hashed four a step -------- */
 
 /* Unblocked layouts: inserts up to the last-level cache (m < 2^32; a
  * staging filter beyond takes the portable loop, which was faster there
