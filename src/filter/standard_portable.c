@@ -243,8 +243,19 @@ LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
     return p;
 }
 
-/* The next (up to) QUERY_GROUP keys of the run hashed, their position 0
- * computed and its line prefetched; g->count = 0 when the run is done. */
+/* Key t of the group from its stream p: position 0 computed and its line
+ * prefetched, the stream kept where it then stands. */
+LOOP void group_put(const uint64_t *words, uint64_t m, query_group *g, unsigned t, probe p)
+{
+    const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
+    g->x[t] = p.x;
+    g->y[t] = p.y;
+    g->pos[t] = q;
+    __builtin_prefetch(&words[q >> 6], 0, 3);
+}
+
+/* The next (up to) QUERY_GROUP keys of the run hashed into the group
+ * (group_put); g->count = 0 when the run is done. */
 LOOP void group_start(key_hashing kh, const uint64_t *words, uint64_t m, const key_batch *batches, size_t count,
                       run_cursor *at, query_group *g)
 {
@@ -256,13 +267,7 @@ LOOP void group_start(key_hashing kh, const uint64_t *words, uint64_t m, const k
             at->j = 0;
             continue;
         }
-        probe p = key_probe(kh, keys, at->j++);
-        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
-        g->x[n] = p.x;
-        g->y[n] = p.y;
-        g->pos[n] = q;
-        __builtin_prefetch(&words[q >> 6], 0, 3);
-        n++;
+        group_put(words, m, g, n++, key_probe(kh, keys, at->j++));
     }
     g->count = n;
 }
@@ -342,6 +347,16 @@ static __attribute__((noinline)) uint64_t group_all_k_of(key_hashing kh, const f
     return group_all_k((key_hashing){KEYS8_XXH3_64, kh.keyed, NULL}, f, batches, count, at, n);
 }
 
+/* A group's n answers from its mask of keys that found all k (bit t: key
+ * t) to answer[0 ..] when answer is not NULL; returns how many found them. */
+LOOP size_t group_answers(uint64_t live, unsigned n, unsigned char *answer)
+{
+    if (answer != NULL)
+        for (unsigned t = 0; t < n; t++)
+            answer[t] = (unsigned char)((live >> t) & 1);
+    return (size_t)__builtin_popcountll(live);
+}
+
 /* The run a group at a time, in rounds or, after a group of mostly present
  * keys where the one pass applies, all k at once (filters.h's
  * filter_mostly_present; standard_portable.h), then the group's answers. */
@@ -365,31 +380,12 @@ LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches,
         }
         if (g.count == 0)
             return yes;
-        all_k = one_pass && filter_mostly_present((size_t)__builtin_popcountll(live), g.count);
-        yes += (size_t)__builtin_popcountll(live);
-        if (answer != NULL) {
-            for (unsigned t = 0; t < g.count; t++)
-                answer[t] = (unsigned char)((live >> t) & 1);
+        const size_t found = group_answers(live, g.count, answer);
+        all_k = one_pass && filter_mostly_present(found, g.count);
+        yes += found;
+        if (answer != NULL)
             answer += g.count;
-        }
     }
-}
-
-/* Keys [at, at + n) of given (h1, h2) as a group (schemes.h's probe of the
- * double scheme: x = h1, y = h2), position 0 computed and its line
- * prefetched: group_start for keys hashed before the call. */
-LOOP void group_start_split(const uint64_t *words, uint64_t m, const uint64_t *h1, const uint64_t *h2, size_t at,
-                            unsigned n, query_group *g)
-{
-    for (unsigned t = 0; t < n; t++) {
-        probe p = {.x = h1[at + t], .y = h2[at + t]};
-        const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
-        g->x[t] = p.x;
-        g->y[t] = p.y;
-        g->pos[t] = q;
-        __builtin_prefetch(&words[q >> 6], 0, 3);
-    }
-    g->count = n;
 }
 
 /* The rounds alone, a group of QUERY_GROUP keys at a time: the caller
@@ -400,13 +396,11 @@ size_t standard_portable_query_split(const filter *f, const uint64_t *h1, const 
     query_group g;
     size_t yes = 0;
     for (size_t at = 0; at < count; at += QUERY_GROUP) {
-        const unsigned n = count - at < QUERY_GROUP ? (unsigned)(count - at) : QUERY_GROUP;
-        group_start_split(f->words, f->m, h1, h2, at, n, &g);
+        g.count = count - at < QUERY_GROUP ? (unsigned)(count - at) : QUERY_GROUP;
+        for (unsigned t = 0; t < g.count; t++) /* schemes.h's double stream: x = h1, y = h2 */
+            group_put(f->words, f->m, &g, t, (probe){.x = h1[at + t], .y = h2[at + t]});
         const uint64_t live = group_rounds(f->words, f->m, f->k, &g);
-        yes += (size_t)__builtin_popcountll(live);
-        if (answer != NULL)
-            for (unsigned t = 0; t < n; t++)
-                answer[at + t] = (unsigned char)((live >> t) & 1);
+        yes += group_answers(live, g.count, answer != NULL ? answer + at : NULL);
     }
     return yes;
 }
