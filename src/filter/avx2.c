@@ -276,10 +276,7 @@ void avx2_standard_insert(filter *f, const uint64_t *h1, const uint64_t *h2, siz
 {
     const int prefetch = filter_beyond_l2(f) && filter_phase_prefetch(f);
 #define FILTER_K_DO(K, STAMPED)                                                                              \
-    if (prefetch)                                                                                            \
-        probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, 1, STAMPED);                      \
-    else                                                                                                     \
-        probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, 0, STAMPED);                      \
+    probe_insert(POS_STANDARD, f->words, f->m, NULL, K, h1, h2, count, prefetch, STAMPED);                   \
     return
     FILTER_K_SWITCH(f->k)
 #undef FILTER_K_DO
