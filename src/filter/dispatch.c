@@ -58,8 +58,8 @@ static size_t split_hashes(const scheme_ctx *ctx, const key_batch *batches, size
     const batch_hash_fn hash = batch_hasher_for(ctx->hash);
     const int xxh3_64 = hash == batch_hash_xxh3_64;
     keys8_hash keys8 = KEYS8_XXH3_64;
-    const int lanes8 = level >= ISA_AVX512 && keys8_hash_of(ctx->hash, &keys8);
-    const int lanes4 = level == ISA_AVX2 && !h1_only && keys8_hash_of(ctx->hash, &keys8);
+    const int in_lanes = keys8_hash_of(ctx->hash, &keys8);
+    const int lanes8 = in_lanes && level >= ISA_AVX512, lanes4 = in_lanes && level == ISA_AVX2 && !h1_only;
     size_t at = 0;
     for (size_t b = 0; b < count; b++) {
         const key_batch *keys = &batches[b];
