@@ -245,12 +245,12 @@ static query_run unblocked_query_run(const filter *f, uint64_t max_m, avx512_que
                                      avx512_query_keys8_fn *all_k_keys8, avx512_query_fn *phased)
 {
     if (f->m >= max_m)
-        return (query_run){NULL, NULL, NULL, NULL};
+        return (query_run){0};
     if (fits_in_l2(f))
-        return (query_run){all_k, all_k_keys8, NULL, NULL};
+        return (query_run){.hashed = all_k, .keys8 = all_k_keys8};
     if (present_runs_all_k(f))
-        return (query_run){phased, NULL, all_k, all_k_keys8};
-    return (query_run){phased, NULL, NULL, NULL};
+        return (query_run){.hashed = phased, .present = all_k, .present_keys8 = all_k_keys8};
+    return (query_run){.hashed = phased};
 }
 
 static query_run standard_query_run_avx512(const filter *f)
@@ -281,18 +281,18 @@ static int few_blocks(const filter *f) { return f->blocks < (1ULL << 32); }
 static run_insert_fn blocked512_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_blocked512_insert : NULL; }
 static query_run blocked512_query_run_avx512(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx512_blocked512_query : NULL,
-                       fits_in_l2(f) ? avx512_blocked512_query_keys8 : NULL, NULL, NULL};
+    return (query_run){.hashed = few_blocks(f) ? avx512_blocked512_query : NULL,
+                       .keys8 = fits_in_l2(f) ? avx512_blocked512_query_keys8 : NULL};
 }
 static run_insert_fn register64_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_register64_insert : NULL; }
 static query_run register64_query_run_avx512(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx512_register64_query : NULL, NULL, NULL, NULL};
+    return (query_run){.hashed = few_blocks(f) ? avx512_register64_query : NULL};
 }
 static run_insert_fn splitblock_insert_run_avx512(const filter *f) { return few_blocks(f) ? avx512_splitblock_insert : NULL; }
 static query_run splitblock_query_run_avx512(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx512_splitblock_query : NULL, NULL, NULL, NULL};
+    return (query_run){.hashed = few_blocks(f) ? avx512_splitblock_query : NULL};
 }
 
 /* ---- AVX2 (avx2.h): the same runs, 8-byte keys hashed four a step -------- */
@@ -311,10 +311,10 @@ static query_run splitblock_query_run_avx512(const filter *f)
 static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k, avx512_query_fn *rounds)
 {
     if (f->m >= (1ULL << 32))
-        return (query_run){NULL, NULL, NULL, NULL};
+        return (query_run){0};
     if (fits_in_l2(f))
-        return (query_run){all_k, NULL, NULL, NULL};
-    return (query_run){rounds, NULL, present_runs_all_k(f) ? all_k : NULL, NULL};
+        return (query_run){.hashed = all_k};
+    return (query_run){.hashed = rounds, .present = present_runs_all_k(f) ? all_k : NULL};
 }
 /* The standard layout's inserts of keys standard_portable.c does not take
  * (not 8 bytes long, or another hasher: the AVX2 level's wrapper below):
@@ -348,17 +348,17 @@ static int narrow_blocks(const filter *f) { return f->blocks < (1ULL << 23); }
 static run_insert_fn blocked512_insert_run_avx2(const filter *f) { return narrow_blocks(f) ? avx2_blocked512_insert : NULL; }
 static query_run blocked512_query_run_avx2(const filter *f)
 {
-    return (query_run){narrow_blocks(f) ? avx2_blocked512_query : NULL, NULL, NULL, NULL};
+    return (query_run){.hashed = narrow_blocks(f) ? avx2_blocked512_query : NULL};
 }
 static run_insert_fn register64_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_register64_insert : NULL; }
 static query_run register64_query_run_avx2(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx2_register64_query : NULL, NULL, NULL, NULL};
+    return (query_run){.hashed = few_blocks(f) ? avx2_register64_query : NULL};
 }
 static run_insert_fn splitblock_insert_run_avx2(const filter *f) { return few_blocks(f) ? avx2_splitblock_insert : NULL; }
 static query_run splitblock_query_run_avx2(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx2_splitblock_query : NULL, NULL, NULL, NULL};
+    return (query_run){.hashed = few_blocks(f) ? avx2_splitblock_query : NULL};
 }
 /* The multiply scheme on the blocked layouts: the AVX2 loops at both
  * levels (avx512.c has none; at the avx512 level its eight-lane XXH3 still
@@ -369,7 +369,7 @@ static run_insert_fn blocked512_multiply_insert_run_avx2(const filter *f)
 }
 static query_run blocked512_multiply_query_run_avx2(const filter *f)
 {
-    return (query_run){narrow_blocks(f) ? avx2_blocked512_multiply_query : NULL, NULL, NULL, NULL};
+    return (query_run){.hashed = narrow_blocks(f) ? avx2_blocked512_multiply_query : NULL};
 }
 static run_insert_fn register64_multiply_insert_run_avx2(const filter *f)
 {
@@ -377,7 +377,7 @@ static run_insert_fn register64_multiply_insert_run_avx2(const filter *f)
 }
 static query_run register64_multiply_query_run_avx2(const filter *f)
 {
-    return (query_run){few_blocks(f) ? avx2_register64_multiply_query : NULL, NULL, NULL, NULL};
+    return (query_run){.hashed = few_blocks(f) ? avx2_register64_multiply_query : NULL};
 }
 #define blocked512_multiply_insert_run_avx512 blocked512_multiply_insert_run_avx2
 #define blocked512_multiply_query_run_avx512 blocked512_multiply_query_run_avx2
