@@ -737,6 +737,19 @@ LOOP void split_near(const split_lanes *c, const split_ring *r, size_t g, int fe
     split_prefetch4(c, r->first[g], fetch);
 }
 
+/* In a loop's drain (the ring's last groups worked, none placed), group
+ * i + SPLIT_NEAR's blocks prefetched from its slot as the loop's steps do:
+ * the groups worked past the drain's first SPLIT_NEAR steps have no loop
+ * step that far before them, and went to their work unfetched (32 keys a
+ * call in the ring of SPLIT_RING), their misses (an insert's stores held
+ * in the store queue) all at the call's end. */
+LOOP void split_drain_near(const split_lanes *c, const split_ring *r, size_t i, size_t groups, size_t slots,
+                           fetch_shape shape, int insert)
+{
+    if (split_from_slot(shape) && i + SPLIT_NEAR < groups)
+        split_near(c, r, (i + SPLIT_NEAR) % slots, split_l1_fetch(insert));
+}
+
 /* Four keys x hashed into a slot: their hashes, and the first word of each
  * key's block, 4 ((h >> 32) blocks >> 32) = ((h >> 32) blocks >> 30) & ~3
  * (blocks < 2^32: one vpmuludq, h's high half brought down by a vpshufd),
@@ -847,8 +860,10 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
         }
         done += n;
     }
-    for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
+    for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++) {
+        split_drain_near(&c, &ring, i, groups, slots, shape, insert);
         yes += split_work_group(&c, &ring, i, slots, answer, insert);
+    }
     return yes;
 }
 
@@ -885,9 +900,11 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
         }
     }
     const size_t groups = count * (KEY_BATCH / 4);
-    for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++)
+    for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++) {
+        split_drain_near(&c, &ring, i, groups, slots, shape, insert);
         yes += split_work4(&c, ring.h[i % slots], ring.first[i % slots], 4,
                            answer != NULL ? answer + 4 * i : NULL, insert);
+    }
     return yes;
 }
 

@@ -978,8 +978,13 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
         }
         done += n;
     }
-    for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++)
+    for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++) {
+        /* the drain: the call's last SB_NEAR steps prefetched as in the
+         * loop (avx2.c's split_drain_near says why) */
+        if (shape == SHAPE_FROM_RING && i + SB_NEAR < steps)
+            sb_prefetch8(&c, ring[(i + SB_NEAR) % slots].first, insert);
         yes += sb_work_slot(&c, &ring[i % slots], answer, insert);
+    }
     return yes;
 }
 
