@@ -5,7 +5,9 @@
  * keys beside their AVX2 twins where the CPU has AVX-512: the same bits,
  * the same counters and saturations, the same answers, over sizes, k, and
  * calls of every length class (tails of 1 to 7 keys past a group of four
- * or eight).  A CPU without AVX2, or
+ * or eight); the standard layout's two query loops (all k, and the
+ * prefilter for runs of absent keys, whose calls of present keys take its
+ * vector rest and of absent keys its scalar one).  A CPU without AVX2, or
  * BLOOMLAB_ISA=portable, returns early with an information line. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -32,26 +34,30 @@ static int skip(void)
 typedef struct {
     avx2_insert_fn *insert;
     avx2_query_fn *query;
+    avx2_query_fn *query_absent; /* a second query loop (for runs of mostly absent keys), or NULL */
 } avx2_loops;
 
 static avx2_loops loops_of(layout_kind layout, scheme_kind scheme)
 {
     if (scheme == SCHEME_MULTIPLY)
-        return layout == LAYOUT_BLOCKED512 ? (avx2_loops){avx2_blocked512_multiply_insert, avx2_blocked512_multiply_query}
-                                           : (avx2_loops){avx2_register64_multiply_insert, avx2_register64_multiply_query};
+        return layout == LAYOUT_BLOCKED512
+                   ? (avx2_loops){.insert = avx2_blocked512_multiply_insert, .query = avx2_blocked512_multiply_query}
+                   : (avx2_loops){.insert = avx2_register64_multiply_insert, .query = avx2_register64_multiply_query};
     switch (layout) {
     case LAYOUT_STANDARD:
-        return (avx2_loops){avx2_standard_insert, avx2_standard_query};
+        return (avx2_loops){.insert = avx2_standard_insert,
+                            .query = avx2_standard_query,
+                            .query_absent = avx2_standard_query_prefilter};
     case LAYOUT_COUNTING:
-        return (avx2_loops){avx2_counting_insert, avx2_counting_query};
+        return (avx2_loops){.insert = avx2_counting_insert, .query = avx2_counting_query};
     case LAYOUT_PARTITIONED:
-        return (avx2_loops){avx2_partitioned_insert, avx2_partitioned_query};
+        return (avx2_loops){.insert = avx2_partitioned_insert, .query = avx2_partitioned_query};
     case LAYOUT_BLOCKED512:
-        return (avx2_loops){avx2_blocked512_insert, avx2_blocked512_query};
+        return (avx2_loops){.insert = avx2_blocked512_insert, .query = avx2_blocked512_query};
     case LAYOUT_REGISTER64:
-        return (avx2_loops){avx2_register64_insert, avx2_register64_query};
+        return (avx2_loops){.insert = avx2_register64_insert, .query = avx2_register64_query};
     default:
-        return (avx2_loops){avx2_splitblock_insert, avx2_splitblock_query};
+        return (avx2_loops){.insert = avx2_splitblock_insert, .query = avx2_splitblock_query};
     }
 }
 
@@ -82,6 +88,11 @@ static void key_hashes(const env *e, uint64_t n, key_side side, uint64_t i, key_
     hash_split(hasher_hash(&e->h, b->ptr[0], b->len[0], e->ctx.seed), e->h.bits, h1, h2);
 }
 
+/* A call's keys present and absent in turn: half of them pass the standard
+ * prefilter's first positions (its vector rest), and of the absent ones
+ * among those a few fail at the last position only. */
+enum { MIXED = 2 };
+
 /* One (layout, scheme, m, k, n): the loops against the reference. */
 static void check_scheme_loops(layout_kind layout, scheme_kind scheme, uint64_t m, unsigned k, uint64_t n,
                                const char *hash)
@@ -111,7 +122,7 @@ static void check_scheme_loops(layout_kind layout, scheme_kind scheme, uint64_t 
                  layout_name(layout), (unsigned long long)m, k, (unsigned long long)n);
     cr_assert_eq(vec.saturations, one.saturations, "%s: saturations", layout_name(layout));
     unsigned char answer[AVX2_MAX_KEYS];
-    for (int side = 0; side < 2; side++) {
+    for (int side = 0; side < 3; side++) { /* present, absent, then both in turn (MIXED) */
         const uint64_t total = side == KEY_PRESENT ? n : 2000;
         call = side;
         for (uint64_t i = 0; i < total; call++) {
@@ -121,19 +132,24 @@ static void check_scheme_loops(layout_kind layout, scheme_kind scheme, uint64_t 
             int ref[AVX2_MAX_KEYS];
             size_t ref_yes = 0;
             for (size_t t = 0; t < count; t++) {
-                key_hashes(&e, n, (key_side)side, i + t, &b, &h1[t], &h2[t]);
+                const key_side of = side == MIXED ? (key_side)((i + t) & 1) : (key_side)side;
+                key_hashes(&e, n, of, of == KEY_PRESENT ? (i + t) % n : i + t, &b, &h1[t], &h2[t]);
                 ref[t] = filter_query_one(&one, scheme, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
                 ref_yes += (size_t)ref[t];
             }
-            memset(answer, 0xAA, sizeof answer);
-            const size_t yes = loops.query(&vec, h1, h2, count, answer);
-            for (size_t t = 0; t < count; t++)
-                cr_assert_eq(answer[t], ref[t], "%s m=%llu k=%u side %d key %llu: avx2 %d, one %d", layout_name(layout),
-                             (unsigned long long)m, k, side, (unsigned long long)(i + t), answer[t], ref[t]);
-            if (count < AVX2_MAX_KEYS)
-                cr_assert_eq(answer[count], 0xAA, "nothing written past the last answer");
-            cr_assert_eq(yes, ref_yes);
-            cr_assert_eq(loops.query(&vec, h1, h2, count, NULL), yes, "the count without answers");
+            avx2_query_fn *const queries[2] = {loops.query, loops.query_absent};
+            for (int q = 0; q < 2 && queries[q] != NULL; q++) {
+                memset(answer, 0xAA, sizeof answer);
+                const size_t yes = queries[q](&vec, h1, h2, count, answer);
+                for (size_t t = 0; t < count; t++)
+                    cr_assert_eq(answer[t], ref[t], "%s m=%llu k=%u side %d key %llu loop %d: avx2 %d, one %d",
+                                 layout_name(layout), (unsigned long long)m, k, side, (unsigned long long)(i + t), q,
+                                 answer[t], ref[t]);
+                if (count < AVX2_MAX_KEYS)
+                    cr_assert_eq(answer[count], 0xAA, "nothing written past the last answer");
+                cr_assert_eq(yes, ref_yes);
+                cr_assert_eq(queries[q](&vec, h1, h2, count, NULL), yes, "the count without answers");
+            }
             i += count;
         }
     }

@@ -70,6 +70,10 @@ typedef size_t avx2_query_fn(const filter *f, const uint64_t *h1, const uint64_t
  * the queries test all k positions (the loops for a filter in cache) */
 avx2_insert_fn avx2_standard_insert, avx2_counting_insert, avx2_partitioned_insert;
 avx2_query_fn avx2_standard_query, avx2_counting_query, avx2_partitioned_query;
+/* standard (m < 2^32), for runs of mostly absent keys: the first three
+ * positions of every key tested first, the rest of the k for the keys
+ * that found those set; the same answers */
+avx2_query_fn avx2_standard_query_prefilter;
 /* blocked512 with fewer than 2^23 blocks (positions below 2^32);
  * register64 and splitblock with fewer than 2^32 blocks */
 avx2_insert_fn avx2_blocked512_insert, avx2_register64_insert, avx2_splitblock_insert;

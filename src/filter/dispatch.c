@@ -226,13 +226,14 @@ static run_insert_fn standard_insert_run_avx512(const filter *f)
     return f->stage != NULL && f->m < (1ULL << 32) ? run_insert_staged_avx512 : NULL;
 }
 
-/* Whether a standard filter beyond L2 takes the test of all k for a run
- * after one of mostly present keys (query_run's present): where the
- * inserts' one pass does (filter_standard_one_pass), a present key's k
- * lines' misses overlapping in the core's window.  There the phased loop
- * and the portable rounds cost about twice as much for a present key as
- * for an absent one (k lines and more work a line against about two), the
- * test of all k the same for both: docs/PERFORMANCE.md, session 20. */
+/* Whether a standard filter takes the test of all k for a run after one
+ * of mostly present keys (query_run's present; at the AVX-512 level beyond
+ * L2 only, where its other runs are phased): where the inserts' one pass
+ * does (filter_standard_one_pass), a present key's k lines' misses
+ * overlapping in the core's window.  There the phased loop and the
+ * portable rounds cost about twice as much for a present key as for an
+ * absent one (k lines and more work a line against about two), the test
+ * of all k the same for both: docs/PERFORMANCE.md, session 20. */
 static int present_runs_all_k(const filter *f)
 {
     return f->layout == LAYOUT_STANDARD && filter_standard_one_pass(f, filter_fetch_plan());
@@ -306,15 +307,14 @@ static query_run splitblock_query_run_avx512(const filter *f)
  * hashing, a tenth of an absent key at 1e6 and 1e7 keys on a Zen 5,
  * docs/PERFORMANCE.md, session 21), the others' by batch.c's phases (the
  * portable loops: rounds NULL; an AVX2 loop testing all k fetched every
- * line: slower there for absent keys), and a standard filter's run after
- * one of mostly present keys by the AVX2 loop where present_runs_all_k. */
+ * line: slower there for absent keys). */
 static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k, avx512_query_fn *rounds)
 {
     if (f->m >= (1ULL << 32))
         return (query_run){0};
     if (fits_in_l2(f))
         return (query_run){.hashed = all_k};
-    return (query_run){.hashed = rounds, .present = present_runs_all_k(f) ? all_k : NULL};
+    return (query_run){.hashed = rounds};
 }
 /* The standard layout's inserts of keys standard_portable.c does not take
  * (not 8 bytes long, or another hasher: the AVX2 level's wrapper below):
@@ -325,8 +325,20 @@ static run_insert_fn standard_insert_run_avx2(const filter *f)
 {
     return inserts_direct(f) && fits_in_l2(f) ? avx2_standard_insert : NULL;
 }
+/* The standard layout's queries where its one pass applies
+ * (present_runs_all_k: in L2, and under FETCH_WINDOW below half the
+ * last-level cache): a run by the prefilter (its first three positions,
+ * then the rest for the keys that found them), a run after one of mostly
+ * present keys by the test of all k.  Absent keys, ns a key on given
+ * hashes, 1e4 / 1e6 / 1e7 keys on a Zen 5: the prefilter 1.83 / 2.55 /
+ * 2.70-3.20, all k 2.35 / 3.25 / 3.86-4.07, the rounds 2.67 / 3.00 /
+ * 3.90-4.16; beyond half the cache (3e7) the rounds' prefetches win (12.7
+ * against 18.5): docs/PERFORMANCE.md, session 22.  Elsewhere as the other
+ * unblocked layouts. */
 static query_run standard_query_run_avx2(const filter *f)
 {
+    if (f->m < (1ULL << 32) && present_runs_all_k(f))
+        return (query_run){.hashed = avx2_standard_query_prefilter, .present = avx2_standard_query};
     return unblocked_query_run_avx2(f, avx2_standard_query, standard_portable_query_split);
 }
 static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
