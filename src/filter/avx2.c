@@ -375,10 +375,10 @@ size_t avx2_standard_query(const filter *f, const uint64_t *h1, const uint64_t *
  * (k = 7) where this asks 3 + 4/8 on average.  Counted in positions, with
  * a scalar position about three vector ones, 2 first positions cost
  * 2 + 3 (5/4) = 5.75, 3 cost 3 + 3 (4/8) = 4.5, 4 cost 4 + 3 (3/16) = 4.56;
- * measured (absent keys on given hashes, ns a key, 1e4 / 1e6 / 1e7 keys,
- * Zen 5): 2 first 2.11 / 2.81 / 3.40, 3 1.83 / 2.55 / 2.70-3.20, 4
- * 1.82 / 2.79 / 3.16-3.32, against all k 2.35 / 3.25 / 3.86-4.07 and the
- * rounds 2.67 / 3.00 / 3.90-4.16 (docs/PERFORMANCE.md, session 22). */
+ * measured through the dispatch (absent keys, mulx64, ns a key, 1e4 / 1e6
+ * / 1e7 keys, Zen 5): 2 first 2.99 / 3.67 / 4.07, 3 2.75 / 3.34-3.40 /
+ * 3.64-3.73, 4 2.77 / 3.55 / 3.93, against 3.10 / 3.89 / 4.03 for all k in
+ * L2 and the rounds beyond (docs/PERFORMANCE.md, session 22). */
 #define PREFILTER_PROBES 3u
 
 /* The keys still in: their indexes in the run, and for the vector rest
@@ -390,20 +390,32 @@ typedef struct {
 } prefilter_left;
 
 /* Keys j .. j+7's first `first` positions tested; those that found them set
- * go to the list (without a branch a key); their answers 0 meanwhile. */
-LOOP void prefilter8(const filter *f, __m256i r, unsigned first, const uint64_t *h1, const uint64_t *h2, size_t j,
-                     size_t count, prefilter_left *left, unsigned char *answer)
+ * go to the list (without a branch a key: each index is written, the
+ * count moves past it only for a key that passed); their answers 0
+ * meanwhile.  Returns the list's new length. */
+LOOP size_t prefilter8(const filter *f, __m256i r, unsigned first, const uint64_t *h1, const uint64_t *h2, size_t j,
+                       size_t count, uint32_t *index, size_t listed, unsigned char *answer)
 {
     lanes4_t pa = lanes_begin(POS_STANDARD, load4(h1, j, count), load4(h2, j, count), r, NULL);
     lanes4_t pb = lanes_begin(POS_STANDARD, load4(h1, j + 4, count), load4(h2, j + 4, count), r, NULL);
-    const size_t lanes = count - j < 8 ? count - j : 8;
-    const unsigned passed = test8(POS_STANDARD, f->words, &pa, &pb, first) & ((1u << lanes) - 1);
-    for (unsigned l = 0; l < lanes; l++) {
-        left->index[left->count] = (uint32_t)(j + l);
-        left->count += (passed >> l) & 1u;
+    const unsigned passed = test8(POS_STANDARD, f->words, &pa, &pb, first);
+    if (count - j >= 8) {
+        if (answer != NULL)
+            memset(answer + j, 0, 8);
+#pragma GCC unroll 8
+        for (unsigned l = 0; l < 8; l++) {
+            index[listed] = (uint32_t)(j + l);
+            listed += (passed >> l) & 1u;
+        }
+        return listed;
+    }
+    for (unsigned l = 0; l < count - j; l++) {
+        index[listed] = (uint32_t)(j + l);
+        listed += (passed >> l) & 1u;
         if (answer != NULL)
             answer[j + l] = 0;
     }
+    return listed;
 }
 
 /* The rest of the k for few keys: one at a time in scalar, all of them
@@ -451,21 +463,32 @@ LOOP size_t prefilter_rest_vector(const filter *f, __m256i r, unsigned first, co
     return yes;
 }
 
-size_t avx2_standard_query_prefilter(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
-                                     unsigned char *answer)
+/* The prefilter with `first` positions first (a constant where k allows
+ * PREFILTER_PROBES: its loop of positions written out). */
+LOOP size_t prefilter_run(const filter *f, unsigned first, const uint64_t *h1, const uint64_t *h2, size_t count,
+                          unsigned char *answer)
 {
     const __m256i r = _mm256_set1_epi64x((long long)f->m);
-    const unsigned first = f->k < PREFILTER_PROBES ? f->k : PREFILTER_PROBES;
     prefilter_left left;
-    left.count = 0;
+    size_t listed = 0;
     for (size_t j = 0; j < count; j += 8)
-        prefilter8(f, r, first, h1, h2, j, count, &left, answer);
+        listed = prefilter8(f, r, first, h1, h2, j, count, left.index, listed, answer);
+    left.count = listed;
     /* a quarter: the scalar rest measured faster for absent keys (1e7: 2.77
      * against 3.31 ns a key), the vector one for half present (1e6: 3.46
      * against 4.22) */
     if (4 * left.count <= count)
         return prefilter_rest_scalar(f, first, h1, h2, &left, answer);
     return prefilter_rest_vector(f, r, first, h1, h2, &left, answer);
+}
+
+size_t avx2_standard_query_prefilter(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                     unsigned char *answer)
+{
+    if (f->k >= PREFILTER_PROBES)
+        return answer != NULL ? prefilter_run(f, PREFILTER_PROBES, h1, h2, count, answer)
+                              : prefilter_run(f, PREFILTER_PROBES, h1, h2, count, NULL);
+    return prefilter_run(f, f->k, h1, h2, count, answer);
 }
 
 size_t avx2_counting_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
