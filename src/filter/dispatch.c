@@ -252,10 +252,10 @@ static query_run unblocked_query_run(const filter *f, uint64_t max_m, avx512_que
 {
     if (f->m >= max_m)
         return (query_run){0};
-    if (fits_in_l2(f) && !present_runs_all_k(f))
-        return (query_run){.hashed = all_k, .keys8 = all_k_keys8};
     if (present_runs_all_k(f))
         return (query_run){.hashed = phased, .present = all_k, .present_keys8 = all_k_keys8};
+    if (fits_in_l2(f))
+        return (query_run){.hashed = all_k, .keys8 = all_k_keys8};
     return (query_run){.hashed = phased};
 }
 
@@ -333,13 +333,12 @@ static run_insert_fn standard_insert_run_avx2(const filter *f)
 /* The standard layout's queries where its one pass applies
  * (present_runs_all_k: in L2, and under FETCH_WINDOW below half the
  * last-level cache): a run by the prefilter (its first three positions,
- * then the rest for the keys that found them), a run after one of mostly
- * present keys by the test of all k.  Absent keys, ns a key on given
- * hashes, 1e4 / 1e6 / 1e7 keys on a Zen 5: the prefilter 1.83 / 2.55 /
- * 2.70-3.20, all k 2.35 / 3.25 / 3.86-4.07, the rounds 2.67 / 3.00 /
- * 3.90-4.16; beyond half the cache (3e7) the rounds' prefetches win (12.7
- * against 18.5): docs/PERFORMANCE.md, session 22.  Elsewhere as the other
- * unblocked layouts. */
+ * then the rest for the keys that found them; avx2.c has its measurements),
+ * a run after one of mostly present keys by the test of all k.  Beyond
+ * half the cache (3e7 keys) the rounds' prefetches win, 13.5-13.8 ns an
+ * absent key on given hashes in runs of 256 against 17.9-18.3
+ * (docs/PERFORMANCE.md, session 22).  Elsewhere as the other unblocked
+ * layouts. */
 static query_run standard_query_run_avx2(const filter *f)
 {
     if (f->m < (1ULL << 32) && present_runs_all_k(f))
