@@ -21,6 +21,7 @@
 #include "base/hashes.h"
 #include "harness/keys.h"
 #include "filter/schemes.h"
+#include "base/pcg.h"
 
 static int skip(void)
 {
@@ -213,6 +214,57 @@ Test(avx2, counting_saturates_alike)
         return;
     check_loops(LAYOUT_COUNTING, 1000, 8, 3000, "xxh3_64");
     check_loops(LAYOUT_COUNTING, 4099, 3, 12000, "xxh3_64");
+}
+
+/* The standard prefilter's groups of eight that all pass its first positions
+ * (a run of present keys, or as here of absent keys whose first three
+ * positions were set on purpose): the rest of their k tested at once, the
+ * answers as schemes.h's positions say, a key failing at its last position
+ * included. */
+Test(avx2, prefilter_groups_that_pass)
+{
+    if (skip())
+        return;
+    const uint64_t m = 65536;
+    const unsigned k = 7;
+    filter f;
+    cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, m, k), 0);
+    static uint64_t h1[AVX2_MAX_KEYS], h2[AVX2_MAX_KEYS];
+    for (uint64_t i = 0; i < 6000; i += AVX2_MAX_KEYS) { /* about half full */
+        for (size_t t = 0; t < AVX2_MAX_KEYS; t++) {
+            h1[t] = mix64(1 + i + t);
+            h2[t] = mix64(h1[t]);
+        }
+        avx2_standard_insert(&f, h1, h2, AVX2_MAX_KEYS);
+    }
+    for (size_t t = 0; t < AVX2_MAX_KEYS; t++) { /* absent keys, their first three positions set */
+        h1[t] = mix64(0xabc000 + t);
+        h2[t] = mix64(h1[t]);
+        for (uint64_t i = 0, u = h1[t]; i < 3; i++, u += h2[t]) {
+            const uint64_t q = reduce_range(u, m);
+            f.words[q >> 6] |= 1ULL << (q & 63);
+        }
+    }
+    unsigned char answer[AVX2_MAX_KEYS], all_k[AVX2_MAX_KEYS];
+    size_t expected = 0, last_only = 0;
+    for (size_t t = 0; t < AVX2_MAX_KEYS; t++) {
+        uint64_t u = h1[t], found = 1, misses = 0, last = 0;
+        for (unsigned i = 0; i < k; i++, u += h2[t]) {
+            const uint64_t q = reduce_range(u, m), bit = (f.words[q >> 6] >> (q & 63)) & 1;
+            found &= bit;
+            misses += !bit;
+            last = !bit && i == k - 1;
+        }
+        expected += found;
+        last_only += misses == 1 && last;
+        all_k[t] = (unsigned char)found;
+    }
+    cr_assert_gt(last_only, 0, "some key fails at its last position alone (%zu found)", expected);
+    const size_t yes = avx2_standard_query_prefilter(&f, h1, h2, AVX2_MAX_KEYS, answer);
+    cr_assert_eq(yes, expected);
+    cr_assert_eq(memcmp(answer, all_k, sizeof answer), 0, "the prefilter's answers against the positions'");
+    cr_assert_eq(avx2_standard_query(&f, h1, h2, AVX2_MAX_KEYS, NULL), expected);
+    filter_free(&f);
 }
 
 /* Filters of 2^31 bits and more (the split block filter's and register64's
