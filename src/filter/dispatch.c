@@ -229,7 +229,7 @@ static run_insert_fn standard_insert_run_avx512(const filter *f)
 
 /* Whether a standard filter takes the test of all k for a run after one
  * of mostly present keys (query_run's present), its other runs phased
- * (AVX-512) or prefiltered (AVX2): where the inserts' one pass
+ * (AVX-512, beyond L2) or prefiltered (AVX2): where the inserts' one pass
  * does (filter_standard_one_pass), a present key's k lines' misses
  * overlapping in the core's window.  There the phased loop and the
  * portable rounds cost about twice as much for a present key as for an
@@ -241,21 +241,20 @@ static int present_runs_all_k(const filter *f)
 }
 
 /* An unblocked layout's queries: all k in L2 (8-byte keys hashed in the
- * loop), phased beyond; a standard filter's, where present_runs_all_k (in
- * L2 too), phased with all k after a run of mostly present keys (in L2,
- * absent keys, least of 5, ns a key, 1e4 / 1e5 keys, mulx64: all k 2.58 /
- * 2.61, phased 2.30 / 2.32; present keys 2.57 / 2.70 -> 2.66 / 2.72, the
- * run judged first: docs/PERFORMANCE.md, session 22); the portable loops
- * from max_m bits on. */
+ * loop), phased beyond (all k after a run of mostly present keys, where
+ * present_runs_all_k); the portable loops from max_m bits on.  (Phased in
+ * L2 too took a tenth off absent keys in calls of 2048, but added 13% to
+ * absent and 56% to present keys in calls of 64: docs/PERFORMANCE.md,
+ * session 22.) */
 static query_run unblocked_query_run(const filter *f, uint64_t max_m, avx512_query_fn *all_k,
                                      avx512_query_keys8_fn *all_k_keys8, avx512_query_fn *phased)
 {
     if (f->m >= max_m)
         return (query_run){0};
-    if (present_runs_all_k(f))
-        return (query_run){.hashed = phased, .present = all_k, .present_keys8 = all_k_keys8};
     if (fits_in_l2(f))
         return (query_run){.hashed = all_k, .keys8 = all_k_keys8};
+    if (present_runs_all_k(f))
+        return (query_run){.hashed = phased, .present = all_k, .present_keys8 = all_k_keys8};
     return (query_run){.hashed = phased};
 }
 

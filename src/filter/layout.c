@@ -48,9 +48,9 @@ const struct layout LAYOUT_TABLE[LAYOUT_COUNT] = {
                       "first 3 positions first, all k after mostly present keys, beyond the portable rounds; "
                       "inserts: 8-byte keys' xxh3_64 or mulx64 hashed four a step where the portable one pass "
                       "would apply, else by the portable loop; others in L2)",
-        .avx512_about = "double (queries: phased, and where the one pass would apply all k after mostly present "
-                        "keys, 8-byte keys' xxh3_64 in that loop; inserts: up to the last-level cache, "
-                        "staged-insert positions below 2^32 bits)",
+        .avx512_about = "double (queries: all k in L2, 8-byte keys' xxh3_64 in the loop, phased beyond, all k "
+                        "after mostly present keys; inserts: up to the last-level cache, staged-insert positions "
+                        "below 2^32 bits)",
         .one = ONE(standard, double),
     },
     [LAYOUT_COUNTING] = {
