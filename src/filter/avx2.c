@@ -21,6 +21,7 @@
 #include "base/hashes.h"
 #include "base/pcg.h" /* mix64 */
 #include "filter/filters.h"
+#include "filter/standard_portable.h" /* standard_bit_at: the prefilter's scalar rest */
 
 #include <string.h>
 
@@ -386,23 +387,25 @@ size_t avx2_standard_query(const filter *f, const uint64_t *h1, const uint64_t *
 typedef struct {
     uint32_t index[AVX2_MAX_KEYS];
     uint64_t u[AVX2_MAX_KEYS], step[AVX2_MAX_KEYS];
-    size_t count;
 } prefilter_left;
 
 /* Keys j .. j+7's first `first` positions tested; those that found them set
- * go to the list (without a branch a key: each index is written, the
- * count moves past it only for a key that passed); their answers 0
- * meanwhile.  A full group whose eight keys all passed (a run of present
- * keys, as a call's first run can be before its keys are judged) has the
- * rest of its k tested at once instead, its lanes moved on already: *yes
- * counts those found.  Returns the list's new length. */
+ * go to the list after the `listed` there (without a branch a key: each of
+ * the eight indexes is written, the length moves past it only for a key
+ * that passed, a lane past the run's last key never; j + 7 <
+ * AVX2_MAX_KEYS), their answers 0 meanwhile.  A full group whose eight
+ * keys all passed (a run of present keys, as a call's first run can be
+ * before its keys are judged) has the rest of its k tested at once
+ * instead, its lanes moved on already: *yes counts those found.  Returns
+ * the list's new length. */
 LOOP size_t prefilter8(const filter *f, __m256i r, unsigned first, const uint64_t *h1, const uint64_t *h2, size_t j,
                        size_t count, uint32_t *index, size_t listed, unsigned char *answer, size_t *yes)
 {
     lanes4_t pa = lanes_begin(POS_STANDARD, load4(h1, j, count), load4(h2, j, count), r, NULL);
     lanes4_t pb = lanes_begin(POS_STANDARD, load4(h1, j + 4, count), load4(h2, j + 4, count), r, NULL);
-    const unsigned passed = test8(POS_STANDARD, f->words, &pa, &pb, first);
-    if (count - j >= 8 && passed == 0xFFu) {
+    const size_t lanes = count - j < 8 ? count - j : 8;
+    const unsigned passed = test8(POS_STANDARD, f->words, &pa, &pb, first) & ((1u << lanes) - 1);
+    if (passed == 0xFFu) {
         const unsigned found = test8(POS_STANDARD, f->words, &pa, &pb, f->k - first);
         *yes += (size_t)__builtin_popcount(found);
         if (answer != NULL)
@@ -410,38 +413,29 @@ LOOP size_t prefilter8(const filter *f, __m256i r, unsigned first, const uint64_
                 answer[j + l] = (unsigned char)((found >> l) & 1u);
         return listed;
     }
-    if (count - j >= 8) {
-        if (answer != NULL)
-            memset(answer + j, 0, 8);
+    if (answer != NULL)
+        memset(answer + j, 0, lanes);
 #pragma GCC unroll 8
-        for (unsigned l = 0; l < 8; l++) {
-            index[listed] = (uint32_t)(j + l);
-            listed += (passed >> l) & 1u;
-        }
-        return listed;
-    }
-    for (unsigned l = 0; l < count - j; l++) {
+    for (unsigned l = 0; l < 8; l++) {
         index[listed] = (uint32_t)(j + l);
         listed += (passed >> l) & 1u;
-        if (answer != NULL)
-            answer[j + l] = 0;
     }
     return listed;
 }
 
-/* The rest of the k for few keys: one at a time in scalar, all of them
- * without a branch (schemes.h's stream and reduction). */
+/* The rest of the k for the n keys listed, few: one at a time in scalar,
+ * each key's stream (schemes.h) started past its first positions, without
+ * a branch on a bit (standard_portable.h's standard_bit_at). */
 LOOP size_t prefilter_rest_scalar(const filter *f, unsigned first, const uint64_t *h1, const uint64_t *h2,
-                                  const prefilter_left *left, unsigned char *answer)
+                                  const prefilter_left *left, size_t n, unsigned char *answer)
 {
     size_t yes = 0;
-    for (size_t s = 0; s < left->count; s++) {
+    for (size_t s = 0; s < n; s++) {
         const uint32_t i = left->index[s];
-        uint64_t u = h1[i] + first * h2[i], all = 1;
-        for (unsigned t = first; t < f->k; t++, u += h2[i]) {
-            const uint64_t q = reduce_range(u, f->m);
-            all &= (f->words[q >> 6] >> (q & 63)) & 1;
-        }
+        probe p = {.x = h1[i] + first * h2[i], .y = h2[i]};
+        uint64_t all = 1;
+        for (unsigned t = first; t < f->k; t++)
+            all &= standard_bit_at(f->words, probe_position(SCHEME_DOUBLE, NULL, &p, f->m));
         yes += all;
         if (answer != NULL)
             answer[i] = (unsigned char)all;
@@ -452,9 +446,8 @@ LOOP size_t prefilter_rest_scalar(const filter *f, unsigned first, const uint64_
 /* The rest for many (a run with as many present keys as absent): their
  * streams gathered into lists, then eight a step in vector (test8). */
 LOOP size_t prefilter_rest_vector(const filter *f, __m256i r, unsigned first, const uint64_t *h1, const uint64_t *h2,
-                                  prefilter_left *left, unsigned char *answer)
+                                  prefilter_left *left, size_t n, unsigned char *answer)
 {
-    const size_t n = left->count;
     for (size_t s = 0; s < n; s++) {
         const uint32_t i = left->index[s];
         left->u[s] = h1[i] + first * h2[i];
@@ -484,13 +477,12 @@ LOOP size_t prefilter_run(const filter *f, unsigned first, const uint64_t *h1, c
     size_t listed = 0, yes = 0;
     for (size_t j = 0; j < count; j += 8)
         listed = prefilter8(f, r, first, h1, h2, j, count, left.index, listed, answer, &yes);
-    left.count = listed;
     /* a quarter: the scalar rest measured faster for absent keys (1e7: 2.77
      * against 3.31 ns a key), the vector one for half present (1e6: 3.46
      * against 4.22) */
-    if (4 * left.count <= count)
-        return yes + prefilter_rest_scalar(f, first, h1, h2, &left, answer);
-    return yes + prefilter_rest_vector(f, r, first, h1, h2, &left, answer);
+    if (4 * listed <= count)
+        return yes + prefilter_rest_scalar(f, first, h1, h2, &left, listed, answer);
+    return yes + prefilter_rest_vector(f, r, first, h1, h2, &left, listed, answer);
 }
 
 size_t avx2_standard_query_prefilter(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,

@@ -213,8 +213,7 @@ static void run_insert_staged_avx512(filter *f, const uint64_t *h1, const uint64
  * inserts below 2^32 bits (past it the four-product positions gained
  * nothing on the portable ones: docs/PERFORMANCE.md); unblocked
  * queries all k in L2 (xxh3_64's 8-byte keys hashed inside the loop),
- * phased beyond (counting and partitioned below 2^32 positions; a
- * standard filter's: unblocked_query_run);
+ * phased beyond (counting and partitioned below 2^32 positions);
  * blocked512 and register64 with fewer than 2^32 blocks (the block choice
  * is reduce_lanes), and so splitblock (one 32 x 32-bit product). */
 static int inserts_direct(const filter *f) { return !filter_beyond_llc(f) && f->m < (1ULL << 32); }

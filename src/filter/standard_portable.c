@@ -8,8 +8,7 @@
 
 #define LOOP static inline __attribute__((always_inline))
 
-/* Bit q of the filter: bit q & 63 of word q >> 6, tested (0 or 1) or set. */
-LOOP uint64_t bit_at(const uint64_t *words, uint64_t q) { return (words[q >> 6] >> (q & 63)) & 1; }
+/* Bit q of the filter set (standard_bit_at tests it). */
 LOOP void bit_set(uint64_t *words, uint64_t q) { words[q >> 6] |= 1ULL << (q & 63); }
 
 /* A key's stream of positions from its 64-bit hash h, split as schemes.h's
@@ -148,10 +147,10 @@ LOOP int test_bits(const uint64_t *words, uint64_t m, unsigned k, probe p)
 #pragma GCC unroll 8
     for (; i + 2 <= k; i += 2) { /* two positions a test: their loads overlap, half the branches */
         const uint64_t q0 = probe_position(SCHEME_DOUBLE, NULL, &p, m), q1 = probe_position(SCHEME_DOUBLE, NULL, &p, m);
-        if (!(bit_at(words, q0) & bit_at(words, q1)))
+        if (!(standard_bit_at(words, q0) & standard_bit_at(words, q1)))
             return 0;
     }
-    return i < k ? (int)bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m)) : 1;
+    return i < k ? (int)standard_bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m)) : 1;
 }
 
 /* One key's k bits tested without a branch on any: 1 when all are set. */
@@ -160,7 +159,7 @@ LOOP unsigned test_all_bits(const uint64_t *words, uint64_t m, unsigned k, probe
     uint64_t all = 1;
 #pragma GCC unroll 16 /* FILTER_K_STAMPED */
     for (unsigned i = 0; i < k; i++)
-        all &= bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
+        all &= standard_bit_at(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
     return (unsigned)all;
 }
 
@@ -282,7 +281,7 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_
         uint64_t found = 0;
         for (uint64_t rest = live; rest != 0; rest &= rest - 1) {
             const unsigned t = (unsigned)__builtin_ctzll(rest);
-            found |= bit_at(words, g->pos[t]) << t;
+            found |= standard_bit_at(words, g->pos[t]) << t;
             probe p = {.x = g->x[t], .y = g->y[t]}; /* the key's stream where it stood (schemes.h) */
             const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
             g->x[t] = p.x;
@@ -294,7 +293,7 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_
     uint64_t found = 0;
     for (uint64_t rest = live; rest != 0; rest &= rest - 1) {
         const unsigned t = (unsigned)__builtin_ctzll(rest);
-        found |= bit_at(words, g->pos[t]) << t;
+        found |= standard_bit_at(words, g->pos[t]) << t;
     }
     return found;
 }

@@ -55,6 +55,13 @@
 #include "filter/filters.h"
 #include "filter/key_batch.h"
 
+/* Bit q of the filter: bit q & 63 of word q >> 6 (0 or 1); also avx2.c's
+ * prefilter's scalar rest. */
+static inline __attribute__((always_inline)) uint64_t standard_bit_at(const uint64_t *words, uint64_t q)
+{
+    return (words[q >> 6] >> (q & 63)) & 1;
+}
+
 /* Batches [0, count) into a standard filter that is not staging, every key
  * 8 bytes long (the caller checks both). */
 void standard_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
