@@ -763,19 +763,33 @@ LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
  *   lo = (u << 32) | lo32(a0 c0)
  *   hi = a1 c1 + (t >> 32) + (u >> 32).
  * Ten operations past the products where summing the three middle terms
- * at once took thirteen. */
-LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
+ * at once took thirteen.  mulx64_x4_parts stops at p00 = a0 c0, u and hi,
+ * of which mulx64_x4 makes lo ^ hi, and split_hash_halves the two halves
+ * a split block key uses; a1 is brought down by a vpshufd (vpmuludq reads
+ * only the low halves), off the two shift pipes the split block's masks
+ * keep busy. */
+typedef struct {
+    __m256i p00, u, hi;
+} mulx64_parts;
+
+LOOP mulx64_parts mulx64_x4_parts(__m256i x, __m256i salt4)
 {
     const __m256i c0 = _mm256_set1_epi64x((long long)(MULX64_C & 0xFFFFFFFFu));
     const __m256i c1 = _mm256_set1_epi64x((long long)(MULX64_C >> 32));
-    const __m256i a = _mm256_xor_si256(x, salt4), a1 = _mm256_srli_epi64(a, 32);
+    const __m256i a = _mm256_xor_si256(x, salt4), a1 = _mm256_shuffle_epi32(a, _MM_SHUFFLE(3, 3, 1, 1));
     const __m256i p00 = _mm256_mul_epu32(a, c0), p01 = _mm256_mul_epu32(a, c1);
     const __m256i p10 = _mm256_mul_epu32(a1, c0), p11 = _mm256_mul_epu32(a1, c1);
     const __m256i t = _mm256_add_epi64(p10, _mm256_srli_epi64(p00, 32));
     const __m256i u = _mm256_add_epi64(p01, _mm256_blend_epi32(t, _mm256_setzero_si256(), 0xAA)); /* + lo32(t) */
-    const __m256i lo = _mm256_blend_epi32(p00, _mm256_slli_epi64(u, 32), 0xAA); /* odd dwords from u << 32 */
     const __m256i hi = _mm256_add_epi64(p11, _mm256_add_epi64(_mm256_srli_epi64(t, 32), _mm256_srli_epi64(u, 32)));
-    return _mm256_xor_si256(lo, hi);
+    return (mulx64_parts){p00, u, hi};
+}
+
+LOOP __m256i mulx64_x4(__m256i x, __m256i salt4)
+{
+    const mulx64_parts p = mulx64_x4_parts(x, salt4);
+    const __m256i lo = _mm256_blend_epi32(p.p00, _mm256_slli_epi64(p.u, 32), 0xAA); /* odd dwords from u << 32 */
+    return _mm256_xor_si256(lo, p.hi);
 }
 
 /* The hash of four keys x, as the loops are stamped for it (keyed4:
@@ -808,10 +822,11 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
 
-/* The groups in flight: slot g holds a group's hashes (their low 32 bits
- * make the masks), its blocks' first words (split_place4), where its
- * answers go and how many of its four lanes are keys (four but in a short
- * batch's last group); SPLIT_RING or SPLIT_FAR_RING slots used. */
+/* The groups in flight: slot g holds words whose low 32 bits are a group's
+ * hashes' (the masks': split_hash_halves), its blocks' first words
+ * (split_place4), where its answers go and how many of its four lanes are
+ * keys (four but in a short batch's last group); SPLIT_RING or
+ * SPLIT_FAR_RING slots used. */
 typedef struct {
     uint64_t h[SPLIT_FAR_RING][4];
     uint64_t first[SPLIT_FAR_RING][4];
@@ -879,18 +894,38 @@ LOOP void split_drain_near(const split_lanes *c, const split_ring *r, size_t i, 
         split_near(c, r, (i + SPLIT_NEAR) % slots, split_l1_fetch(insert));
 }
 
-/* Four keys x hashed into a slot: their hashes, and the first word of each
+/* The two halves of four keys' hashes h that a split block key uses, each
+ * in the low 32 bits of its 64-bit lane: *low's lo32(h) (the mask's) and
+ * *high's hi32(h) (the block's; vpmuludq reads only the low halves).  For
+ * mulx64, h = lo ^ hi with lo = (lo32(u) << 32) | lo32(p00), so
+ * lo32(h) = lo32(p00 ^ hi) and hi32(h) = lo32(u ^ (hi >> 32)): three
+ * operations where h and its high half brought down took four. */
+LOOP void split_hash_halves(keys8_hash hash, __m256i x, __m256i keyed4, __m256i *low, __m256i *high)
+{
+    if (hash == KEYS8_MULX64) {
+        const mulx64_parts p = mulx64_x4_parts(x, keyed4);
+        *low = _mm256_xor_si256(p.p00, p.hi);
+        *high = _mm256_xor_si256(p.u, _mm256_shuffle_epi32(p.hi, _MM_SHUFFLE(3, 3, 1, 1)));
+    } else {
+        *low = xxh3_8_x4(x, keyed4);
+        *high = _mm256_shuffle_epi32(*low, _MM_SHUFFLE(3, 3, 1, 1));
+    }
+}
+
+/* Four keys x hashed into a slot: the words whose low halves are their
+ * hashes' (split_hash_halves: the masks'), and the first word of each
  * key's block, 4 ((h >> 32) blocks >> 32) = ((h >> 32) blocks >> 30) & ~3
- * (blocks < 2^32: one vpmuludq, h's high half brought down by a vpshufd),
- * which the block's load scales by 8 in its address (a byte address took a
- * shift and an add more in vector, which the loop runs short of:
- * docs/PERFORMANCE.md, session 18); their blocks prefetched. */
+ * (blocks < 2^32: one vpmuludq), which the block's load scales by 8 in its
+ * address (a byte address took a shift and an add more in vector, which
+ * the loop runs short of: docs/PERFORMANCE.md, session 18); their blocks
+ * prefetched. */
 LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, uint64_t *h_out, uint64_t *first_out,
                        int fetch)
 {
-    const __m256i h = keys8_hash_x4(hash, x, c->keyed);
-    const __m256i product = _mm256_mul_epu32(_mm256_shuffle_epi32(h, _MM_SHUFFLE(3, 3, 1, 1)), c->blocks);
-    _mm256_storeu_si256((__m256i *)(void *)h_out, h);
+    __m256i low, high;
+    split_hash_halves(hash, x, c->keyed, &low, &high);
+    const __m256i product = _mm256_mul_epu32(high, c->blocks);
+    _mm256_storeu_si256((__m256i *)(void *)h_out, low);
     _mm256_storeu_si256((__m256i *)(void *)first_out, _mm256_and_si256(_mm256_srli_epi64(product, 30), c->not3));
     split_prefetch4(c, first_out, fetch);
 }
@@ -910,8 +945,8 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
     return split_hashed_key(words, blocks, salt, keys8_hash_one(hash, key, keyed), insert);
 }
 
-/* A group set or tested from its slot (its hashes h, its blocks' first
- * words first): its first `live` keys, their answers to answer[0 ..] when
+/* A group set or tested from its slot (h, whose low halves are its hashes',
+ * its blocks' first words first): its first `live` keys, their answers to answer[0 ..] when
  * answer is not NULL. */
 LOOP unsigned split_work4(const split_lanes *c, const uint64_t *h, const uint64_t *first, unsigned live,
                           unsigned char *answer, int insert)
