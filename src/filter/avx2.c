@@ -946,8 +946,8 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
 }
 
 /* A group set or tested from its slot (h, whose low halves are its hashes',
- * its blocks' first words first): its first `live` keys, their answers to answer[0 ..] when
- * answer is not NULL. */
+ * its blocks' first words first): its first `live` keys, their answers to
+ * answer[0 ..] when answer is not NULL. */
 LOOP unsigned split_work4(const split_lanes *c, const uint64_t *h, const uint64_t *first, unsigned live,
                           unsigned char *answer, int insert)
 {
