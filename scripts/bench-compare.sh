@@ -2,10 +2,14 @@
 # bench-compare.sh -- two bloomlab binaries timed interleaved: is any loop
 # of NEW slower than OLD's?  A speed claim is a ratio measured in one run:
 # ROUNDS rounds, each running `bloomlab bench` with OLD then NEW (the order
-# alternates round to round), pinned to one core; each figure is the least
-# over the rounds, and the table gives NEW / OLD for every (layout, key
-# set, size, operation) both binaries measured, with the spread of each
-# side (max / min - 1) so a ratio inside the noise reads as such.
+# alternates round to round), pinned to one core.  The table gives, for
+# every (layout, key set, size, operation) both binaries measured, NEW / OLD
+# of the least over the rounds (the figure to quote), the median of the
+# rounds' own NEW / OLD (paired: a round's two timings are seconds apart, so
+# the host's slower swings cancel; the steadier judge of a change on a
+# shared host), and each side's spread (max / min - 1), so a ratio inside
+# the noise reads as such.  With --peers N the peers section is compared
+# too (bench --peers's configurations, as make bench-peers runs them).
 #
 #   sh scripts/bench-compare.sh OLD_BIN NEW_BIN [bench options...]
 #
@@ -13,8 +17,11 @@
 #   BENCH_CPU the core (default the last one)
 #   OUT       also write the per-figure CSV there (default: none)
 #
-# Example (a change to the loops, before against after, 16 KiB to 64 MiB):
+# Examples (a change to the loops, before against after, 16 KiB to 64 MiB;
+# the split block at the peers' sizes, 15 rounds):
 #   sh scripts/bench-compare.sh /tmp/before/bin/bloomlab bin/bloomlab --max-bytes 64M --ops 2e5
+#   ROUNDS=15 sh scripts/bench-compare.sh /tmp/before/bin/bloomlab bin/bloomlab --filter splitblock \
+#       --peers 1e6 --hash mulx64
 set -eu
 cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: sh scripts/bench-compare.sh OLD_BIN NEW_BIN [bench options...]" >&2; exit 2; }

@@ -1,16 +1,30 @@
 """bench_compare.py -- the table of scripts/bench-compare.sh: NEW / OLD for
-every figure both binaries measured, each side the least over its rounds.
+every figure both binaries measured.
 
     bench_compare.py DIR ROUNDS [OUT.csv]
 
 DIR holds old.R.csv and new.R.csv (bloomlab bench -o), R = 1..ROUNDS.
 Columns are read by name; rows are matched by section, filter, hash,
-scheme, keys and bytes (the filter section: the loops)."""
+scheme, keys, bytes and, where the CSV has it, system (the filter
+section: the loops; the peers section, with bench --peers: the peers
+kit's configurations, the batch loops and the one-key calls apart).
+
+Two ratios a figure:
+  least   min(new) / min(old), each side the least over its rounds (what a
+          speed claim states: the minimum over interleaved rounds);
+  paired  the median over the rounds of new_R / old_R, the two timings of
+          one round taken back to back.  A shared host's load moves slowly
+          against a round (seconds), so the round's ratio cancels it where
+          each side's least may come from different moments: the paired
+          ratio is the steadier judge of whether a change helps, the least
+          the figure to quote."""
 import csv
 import math
+import statistics
 import sys
 
-KEY = ("section", "filter", "hash", "scheme", "keys", "bytes")
+KEY = ("section", "filter", "hash", "scheme", "keys", "bytes", "system")
+SECTIONS = ("filter", "peers")
 OPS = ("ns_insert", "ns_absent", "ns_present")
 
 
@@ -20,47 +34,73 @@ def read(path):
 
 
 def figures(directory, side, rounds):
-    """(key, op) -> the list of its timings over the rounds."""
+    """(key, op) -> {round: its timing}."""
     out = {}
     for r in range(1, rounds + 1):
         for row in read(f"{directory}/{side}.{r}.csv"):
-            if row["section"] != "filter":
+            if row["section"] not in SECTIONS:
                 continue
-            key = tuple(row[c] for c in KEY)
+            key = tuple(row.get(c, "") for c in KEY)
             for op in OPS:
                 if row.get(op):
-                    out.setdefault((key, op), []).append(float(row[op]))
+                    out.setdefault((key, op), {})[r] = float(row[op])
     return out
+
+
+def paired_ratio(old, new):
+    """The median of new_R / old_R over the rounds R both sides measured."""
+    return statistics.median(new[r] / old[r] for r in set(old) & set(new))
+
+
+def compare(old, new):
+    """A row a figure both sides measured, sorted for the table."""
+    rows = []
+    for k in set(old) & set(new):
+        o, n = old[k], new[k]
+        named = dict(zip(KEY, k[0]))  # the key's values by their column names
+        lo, ln = min(o.values()), min(n.values())
+        rows.append({"section": named["section"], "filter": named["filter"], "scheme": named["scheme"],
+                     "keys": named["keys"], "bytes": named["bytes"], "system": named["system"], "op": k[1],
+                     "old_ns": lo, "new_ns": ln, "ratio": ln / lo, "paired_ratio": paired_ratio(o, n),
+                     "old_spread": max(o.values()) / lo - 1, "new_spread": max(n.values()) / ln - 1})
+    rows.sort(key=lambda r: (r["section"], r["filter"], r["system"], r["keys"], int(r["bytes"]), r["op"]))
+    return rows
+
+
+def display_name(row):
+    """The filter, marked * in the peers section and [one-key] for the
+    library's one-key calls there (system bloomlab-one-key)."""
+    name = row["filter"] if row["section"] == "filter" else row["filter"] + "*"
+    return name + " [one-key]" if row["system"].endswith("one-key") else name
+
+
+def geometric_mean(values):
+    return math.exp(sum(math.log(x) for x in values) / len(values))
 
 
 def main():
     directory, rounds = sys.argv[1], int(sys.argv[2])
     out_path = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
-    old, new = figures(directory, "old", rounds), figures(directory, "new", rounds)
-    rows = []
-    for k in set(old) & set(new):
-        o, n = old[k], new[k]
-        named = dict(zip(KEY, k[0]))  # the key's values by their column names
-        rows.append({"filter": named["filter"], "scheme": named["scheme"], "keys": named["keys"],
-                     "bytes": named["bytes"], "op": k[1],
-                     "old_ns": min(o), "new_ns": min(n), "ratio": min(n) / min(o),
-                     "old_spread": max(o) / min(o) - 1, "new_spread": max(n) / min(n) - 1})
-    rows.sort(key=lambda r: (r["filter"], r["keys"], int(r["bytes"]), r["op"]))
+    rows = compare(figures(directory, "old", rounds), figures(directory, "new", rounds))
     if not rows:
         print("bench-compare: no figure measured by both binaries", file=sys.stderr)
         sys.exit(1)
-    print(f"{'filter':<12} {'scheme':<9} {'keys':<9} {'bytes':>10} {'op':<11} {'old ns':>8} {'new ns':>8} "
-          f"{'new/old':>7} {'spread old/new':>15}")
+    print(f"{'filter':<22} {'scheme':<9} {'keys':<9} {'bytes':>10} {'op':<11} {'old ns':>8} {'new ns':>8} "
+          f"{'new/old':>7} {'paired':>7} {'spread old/new':>15}")
     for r in rows:
-        print(f"{r['filter']:<12} {r['scheme']:<9} {r['keys']:<9} {r['bytes']:>10} {r['op']:<11} "
-              f"{r['old_ns']:8.2f} {r['new_ns']:8.2f} {r['ratio']:7.3f} "
+        print(f"{display_name(r):<22} {r['scheme']:<9} {r['keys']:<9} {r['bytes']:>10} {r['op']:<11} "
+              f"{r['old_ns']:8.2f} {r['new_ns']:8.2f} {r['ratio']:7.3f} {r['paired_ratio']:7.3f} "
               f"{100 * r['old_spread']:6.0f}%/{100 * r['new_spread']:4.0f}%")
-    ratios = [r["ratio"] for r in rows]
-    geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
     worst = max(rows, key=lambda r: r["ratio"])
-    print(f"\n{len(rows)} figures, {rounds} interleaved rounds, least of each: geometric mean new/old {geo:.3f}; "
-          f"largest {worst['ratio']:.3f} ({worst['filter']} {worst['keys']} {worst['bytes']} B {worst['op']}, "
-          f"spreads {100 * worst['old_spread']:.0f}% / {100 * worst['new_spread']:.0f}%)")
+    if any(r["section"] == "peers" for r in rows):
+        print("(* the peers section: bench --peers's configurations; [one-key]: the library's one-key calls)")
+    least = geometric_mean([r["ratio"] for r in rows])
+    paired = geometric_mean([r["paired_ratio"] for r in rows])
+    print(f"\n{len(rows)} figures, {rounds} interleaved rounds: geometric mean new/old {least:.3f} (least of each), "
+          f"{paired:.3f} (paired: the median of the rounds' ratios)")
+    print(f"largest least-of-each {worst['ratio']:.3f} ({worst['filter']} {worst['keys']} {worst['bytes']} B "
+          f"{worst['op']}, spreads {100 * worst['old_spread']:.0f}% / {100 * worst['new_spread']:.0f}%, "
+          f"paired {worst['paired_ratio']:.3f})")
     if out_path:
         with open(out_path, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))

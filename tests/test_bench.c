@@ -236,3 +236,60 @@ Test(bench, bad_plugin_is_refused_before_anything_runs)
     cr_expect(access(args, F_OK) != 0, "a file was written");
     rmdir(dir);
 }
+
+/* scripts/bench_compare.py (make's bench-compare table) on three made-up
+ * rounds of two binaries, one filter row and two peers rows a round: the
+ * least-of-each ratio is min(new) / min(old), the paired one the median of
+ * the rounds' own new / old; the peers section's batch loops and one-key
+ * calls are two figures, not one. */
+Test(bench, compare_least_and_paired_ratios, .timeout = 60)
+{
+    static const double old_ns[3] = {1.0, 1.5, 1.5}, new_ns[3] = {1.45, 1.6, 1.6};
+    char *dir = temp_dir();
+    cr_assert_not_null(dir);
+    for (int r = 0; r < 3; r++) {
+        for (int side = 0; side < 2; side++) {
+            const double ns = side == 0 ? old_ns[r] : new_ns[r];
+            char path[600], text[1024];
+            snprintf(path, sizeof path, "%s/%s.%d.csv", dir, side == 0 ? "old" : "new", r + 1);
+            snprintf(text, sizeof text,
+                     "# made up\n"
+                     "section,filter,hash,scheme,keys,bytes,ns_insert,ns_absent,ns_present,system\n"
+                     "filter,splitblock,xxh3_64,double,random64,65536,%g,%g,%g,bloomlab\n"
+                     "peers,standard,xxh3_64,double,random64,125056,%g,2,2,bloomlab\n"
+                     "peers,standard,xxh3_64,double,random64,125056,%g,3,3,bloomlab-one-key\n",
+                     ns, ns, ns, 4 * ns, side == 0 ? 8.0 : 10.0);
+            write_text(path, text);
+        }
+    }
+    char cmd[1400], out_path[700];
+    snprintf(out_path, sizeof out_path, "%s/table.csv", dir);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/bench_compare.py %s 3 %s > %s/table.txt", dir, out_path, dir);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char *csv = slurp(out_path);
+    cr_assert_not_null(csv);
+    char *save = NULL, *header = strtok_r(csv, "\n", &save);
+    int figures = 0, one_key = 0;
+    for (char *line = strtok_r(NULL, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save), figures++) {
+        char text[64];
+        csv_text(header, line, "system", text, sizeof text);
+        const double least = csv_field(header, line, "ratio"), paired = csv_field(header, line, "paired_ratio");
+        if (strcmp(text, "bloomlab-one-key") == 0) { /* 8 -> 10 every round */
+            one_key++;
+            csv_text(header, line, "op", text, sizeof text);
+            if (strcmp(text, "ns_insert") == 0)
+                cr_assert(fabs(least - 1.25) < 1e-9 && fabs(paired - 1.25) < 1e-9, "%s", line);
+            continue;
+        }
+        csv_text(header, line, "op", text, sizeof text);
+        if (strcmp(text, "ns_insert") != 0)
+            continue;
+        /* 1.45 / 1.0 of the least, the median of 1.45, 1.6 / 1.5, 1.6 / 1.5 paired */
+        cr_assert(fabs(least - 1.45) < 1e-9, "%s", line);
+        cr_assert(fabs(paired - 1.6 / 1.5) < 1e-9, "%s", line);
+    }
+    cr_assert_eq(figures, 9, "three ops of the filter row and of each peers row");
+    cr_assert_eq(one_key, 3);
+    free(csv);
+    remove_tree(dir);
+}
