@@ -680,6 +680,12 @@ LOOP __m256i mul64_by(__m256i a, uint64_t c)
     return _mm256_add_epi64(_mm256_mul_epu32(a, _mm256_set1_epi64x((long long)(uint32_t)c)), high);
 }
 
+/* Each lane's high 32 bits in its low half (the high half repeated), for a
+ * vpmuludq, which reads only the low halves: a vpshufd, which any vector
+ * pipe runs, where a shift takes one of the two the split block's masks
+ * keep busy. */
+LOOP __m256i high_halves_down(__m256i a) { return _mm256_shuffle_epi32(a, _MM_SHUFFLE(3, 3, 1, 1)); }
+
 LOOP __m256i rotl64(__m256i a, int r)
 {
     return _mm256_or_si256(_mm256_slli_epi64(a, r), _mm256_srli_epi64(a, 64 - r));
@@ -771,9 +777,7 @@ LOOP __m256i batch_keys4(const key_batch *keys, size_t j, int packed)
  * Ten operations past the products where summing the three middle terms
  * at once took thirteen.  mulx64_x4_parts stops at p00 = a0 c0, u and hi,
  * of which mulx64_x4 makes lo ^ hi, and split_hash_halves the two halves
- * a split block key uses; a1 is brought down by a vpshufd (vpmuludq reads
- * only the low halves), off the two shift pipes the split block's masks
- * keep busy. */
+ * a split block key uses; a1 by high_halves_down. */
 typedef struct {
     __m256i p00, u, hi;
 } mulx64_parts;
@@ -782,7 +786,7 @@ LOOP mulx64_parts mulx64_x4_parts(__m256i x, __m256i salt4)
 {
     const __m256i c0 = _mm256_set1_epi64x((long long)(MULX64_C & 0xFFFFFFFFu));
     const __m256i c1 = _mm256_set1_epi64x((long long)(MULX64_C >> 32));
-    const __m256i a = _mm256_xor_si256(x, salt4), a1 = _mm256_shuffle_epi32(a, _MM_SHUFFLE(3, 3, 1, 1));
+    const __m256i a = _mm256_xor_si256(x, salt4), a1 = high_halves_down(a);
     const __m256i p00 = _mm256_mul_epu32(a, c0), p01 = _mm256_mul_epu32(a, c1);
     const __m256i p10 = _mm256_mul_epu32(a1, c0), p11 = _mm256_mul_epu32(a1, c1);
     const __m256i t = _mm256_add_epi64(p10, _mm256_srli_epi64(p00, 32));
@@ -911,10 +915,10 @@ LOOP void split_hash_halves(keys8_hash hash, __m256i x, __m256i keyed4, __m256i 
     if (hash == KEYS8_MULX64) {
         const mulx64_parts p = mulx64_x4_parts(x, keyed4);
         *low = _mm256_xor_si256(p.p00, p.hi);
-        *high = _mm256_xor_si256(p.u, _mm256_shuffle_epi32(p.hi, _MM_SHUFFLE(3, 3, 1, 1)));
+        *high = _mm256_xor_si256(p.u, high_halves_down(p.hi));
     } else {
         *low = xxh3_8_x4(x, keyed4);
-        *high = _mm256_shuffle_epi32(*low, _MM_SHUFFLE(3, 3, 1, 1));
+        *high = high_halves_down(*low);
     }
 }
 
