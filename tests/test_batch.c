@@ -809,12 +809,11 @@ Test(batch, core_family_and_fetch_plan)
 }
 
 /* filter_fetch_shape's rule, by the filter's size against L2 and the
- * last-level cache (set here at four times L2), the plan and the
- * operation: no prefetch in L2; between the two the ahead plan's
- * prefetch at hashing, the window plan's from the ring (an insert's from
- * twice L2); beyond the last-level cache two steps ahead, one by the
- * window plan. */
-Test(batch, fetch_shape_by_size_plan_and_operation)
+ * last-level cache (set here at four times L2) and the plan: no prefetch
+ * in L2; between the two the ahead plan's prefetch at hashing, the window
+ * plan's from the ring; beyond the last-level cache two steps ahead, one
+ * by the window plan. */
+Test(batch, fetch_shape_by_size_and_plan)
 {
     const uint64_t l2 = cache_l2_bytes(), llc_was = filter_stage_min_bytes();
     filter_stage_min_bytes_set(4 * l2);
@@ -823,25 +822,19 @@ Test(batch, fetch_shape_by_size_plan_and_operation)
     static const struct {
         unsigned size; /* into bytes_of */
         fetch_plan plan;
-        fetch_shape insert, query;
+        fetch_shape shape;
     } CASES[] = {
-        {0, FETCH_AHEAD, SHAPE_NONE, SHAPE_NONE},
-        {0, FETCH_WINDOW, SHAPE_NONE, SHAPE_NONE},
-        {1, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
-        {1, FETCH_WINDOW, SHAPE_NONE, SHAPE_FROM_RING},
-        {2, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
-        {2, FETCH_WINDOW, SHAPE_FROM_RING, SHAPE_FROM_RING},
-        {3, FETCH_AHEAD, SHAPE_AT_HASH, SHAPE_AT_HASH},
-        {3, FETCH_WINDOW, SHAPE_FROM_RING, SHAPE_FROM_RING},
-        {4, FETCH_AHEAD, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_TWO_STEPS},
-        {4, FETCH_WINDOW, SHAPE_FAR_ONE_STEP, SHAPE_FAR_ONE_STEP},
+        {0, FETCH_AHEAD, SHAPE_NONE},          {0, FETCH_WINDOW, SHAPE_NONE},
+        {1, FETCH_AHEAD, SHAPE_AT_HASH},       {1, FETCH_WINDOW, SHAPE_FROM_RING},
+        {2, FETCH_AHEAD, SHAPE_AT_HASH},       {2, FETCH_WINDOW, SHAPE_FROM_RING},
+        {3, FETCH_AHEAD, SHAPE_AT_HASH},       {3, FETCH_WINDOW, SHAPE_FROM_RING},
+        {4, FETCH_AHEAD, SHAPE_FAR_TWO_STEPS}, {4, FETCH_WINDOW, SHAPE_FAR_ONE_STEP},
     };
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         filter f;
         memset(&f, 0, sizeof f);
         f.word_count = bytes_of[CASES[c].size] / 8;
-        cr_assert_eq(filter_fetch_shape(&f, CASES[c].plan, 1), CASES[c].insert, "case %zu, insert", c);
-        cr_assert_eq(filter_fetch_shape(&f, CASES[c].plan, 0), CASES[c].query, "case %zu, query", c);
+        cr_assert_eq(filter_fetch_shape(&f, CASES[c].plan), CASES[c].shape, "case %zu", c);
     }
     filter_stage_min_bytes_set(llc_was);
 }

@@ -827,8 +827,10 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
  * the one step faster on a Zen 5 (session 17), as the AVX-512 loop's had
  * been; within it, SHAPE_AT_HASH's prefetches paid on the Zen 3, and on the
  * Zen 5 only SHAPE_FROM_RING's (session 17): a query's beyond L2 since
- * the loop's blocks are word indexes and its prefetches written out, an
- * insert's beyond twice L2 (session 18).  The bits are the same whichever. */
+ * the loop's blocks are word indexes and its prefetches written out
+ * (session 18), an insert's too since its hash takes three operations
+ * fewer (session 24; before, from twice L2).  The bits are the same
+ * whichever. */
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
 
@@ -1138,7 +1140,7 @@ LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const k
 {
     uint64_t *const w = f->words;
     const uint64_t nb = f->blocks;
-    switch (filter_fetch_shape(f, filter_fetch_plan(), insert)) {
+    switch (filter_fetch_shape(f, filter_fetch_plan())) {
     case SHAPE_AT_HASH:
         return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_AT_HASH);
     case SHAPE_FROM_RING:

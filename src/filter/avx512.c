@@ -991,16 +991,15 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
 /* The loop for the filter's size, by the FETCH_WINDOW plan on every core
  * (filters.h's filter_fetch_shape: no prefetch in L2, where the
  * out-of-order window overlaps the misses and prefetches cost more than
- * they hide; from each block's slot beyond it (an insert's beyond twice
- * L2) up to the last-level cache; into L1 as a key is hashed beyond it:
- * the timings, on a Zen 5, docs/PERFORMANCE.md, 2026-12-05, session 16,
- * 2026-12-06, sessions 17 and 18); a query stamped with and without
- * answers. */
+ * they hide; from each block's slot beyond it up to the last-level cache;
+ * into L1 as a key is hashed beyond it: the timings, on a Zen 5,
+ * docs/PERFORMANCE.md, 2026-12-05, session 16, 2026-12-06, sessions 17,
+ * 18 and 24); a query stamped with and without answers. */
 LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                      unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
-    switch (filter_fetch_shape(f, FETCH_WINDOW, insert)) {
+    switch (filter_fetch_shape(f, FETCH_WINDOW)) {
     case SHAPE_FAR_ONE_STEP:
         return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
     case SHAPE_FROM_RING:

@@ -158,17 +158,13 @@ int filter_query_one(const filter *f, scheme_kind scheme, const scheme_ctx *ctx,
 int filter_beyond_l2(const filter *f) { return f->word_count * 8 > cache_l2_bytes(); }
 int filter_beyond_llc(const filter *f) { return f->word_count * 8 > filter_stage_min_bytes(); }
 
-fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert)
+fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan)
 {
     if (filter_beyond_llc(f))
         return plan == FETCH_AHEAD ? SHAPE_FAR_TWO_STEPS : SHAPE_FAR_ONE_STEP;
     if (!filter_beyond_l2(f))
         return SHAPE_NONE;
-    if (plan == FETCH_AHEAD)
-        return SHAPE_AT_HASH;
-    if (insert) /* from twice L2, where most blocks miss it */
-        return f->word_count * 8 > 2 * cache_l2_bytes() ? SHAPE_FROM_RING : SHAPE_NONE;
-    return SHAPE_FROM_RING;
+    return plan == FETCH_AHEAD ? SHAPE_AT_HASH : SHAPE_FROM_RING;
 }
 
 int filter_standard_one_pass(const filter *f, fetch_plan plan)

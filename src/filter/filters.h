@@ -164,8 +164,8 @@ int filter_beyond_llc(const filter *f);
  * hashed up to the last-level cache, where the out-of-order window
  * overlaps the misses and those prefetches (each a reload of the block's
  * index just stored) only cost; instead one from the key's ring slot 32
- * keys ahead, a scalar load and a prefetch (a query's beyond L2, an
- * insert's beyond twice L2), and one prefetch into L1 128 keys ahead
+ * keys ahead, a scalar load and a prefetch (beyond L2: an insert's from
+ * twice L2 until session 24), and one prefetch into L1 128 keys ahead
  * beyond the last-level cache; the faster way on Zen 5 (AMD family 26).
  * AMD family 26 and later take FETCH_WINDOW, every other core FETCH_AHEAD;
  * filter_fetch_plan_set forces one (the tests run the loop under both),
@@ -178,15 +178,13 @@ void filter_fetch_plan_set(fetch_plan plan);
 const char *fetch_plan_name(fetch_plan plan);
 
 /* How a split block loop brings a key's block near before its work, by a
- * plan, the filter's size and whether it inserts (filter_fetch_shape;
- * avx2.c's loop under the core's plan, avx512.c's under FETCH_WINDOW on
- * every core):
- *   SHAPE_NONE           no prefetch (in L2; FETCH_WINDOW's inserts up to
- *                        twice L2);
+ * plan and the filter's size, for an insert as for a query
+ * (filter_fetch_shape; avx2.c's loop under the core's plan, avx512.c's
+ * under FETCH_WINDOW on every core):
+ *   SHAPE_NONE           no prefetch (in L2);
  *   SHAPE_AT_HASH        (FETCH_AHEAD, L2 to the last-level cache) prefetched
  *                        into L1 as its key is hashed, a ring ahead;
- *   SHAPE_FROM_RING      (FETCH_WINDOW's queries, L2 to the last-level
- *                        cache; its inserts from twice L2)
+ *   SHAPE_FROM_RING      (FETCH_WINDOW, L2 to the last-level cache)
  *                        prefetched from its ring slot 32 keys ahead: a load
  *                        and a prefetch a key, no vector work;
  *   SHAPE_FAR_ONE_STEP   (FETCH_WINDOW, beyond the last-level cache) into L1
@@ -195,7 +193,7 @@ const char *fetch_plan_name(fetch_plan plan);
  *                        hashed, 128 keys ahead, then into L1 from its slot
  *                        32 keys ahead. */
 typedef enum { SHAPE_NONE, SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS } fetch_shape;
-fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan, int insert);
+fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan);
 
 /* Whether a standard filter's loops past L2 that the out-of-order window
  * could cover prefetch their lines (avx512.c's phased queries, avx2.c's
