@@ -861,19 +861,20 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
  * before its work: scalar loads of word indexes stored steps ago. */
 #define SB_NEAR (SB_RING / 2)
 
-/* A step in flight: its keys' hashes (their low halves make the masks as
- * each key is worked, as in the AVX2 loop: split_ymm.h), the first word of
- * each key's block (sb_place8), where its answers go and how many of its
- * eight lanes are keys; the ring holds SB_RING or SB_FAR_RING of them.
- * Until session 18 the masks were made as the keys were hashed, two a zmm
- * register, and kept here: slower in L1 and beyond L2 (docs/PERFORMANCE.md,
- * 2026-12-06, session 18). */
+/* The steps in flight: slot s holds a step's keys' hashes (their low
+ * halves make the masks as each key is worked, as in the AVX2 loop:
+ * split_ymm.h), the first word of each key's block (sb_place8), where its
+ * answers go and how many of its eight lanes are keys (eight but in a short
+ * batch's last step); SB_RING or SB_FAR_RING slots used.  Until session 18
+ * the masks were made as the keys were hashed, two a zmm register, and kept
+ * here: slower in L1 and beyond L2 (docs/PERFORMANCE.md, 2026-12-06,
+ * session 18). */
 typedef struct {
-    uint64_t h[8];
-    uint64_t first[8];
-    size_t out;
-    unsigned live;
-} sb_slot;
+    uint64_t h[SB_FAR_RING][8];
+    uint64_t first[SB_FAR_RING][8];
+    size_t out[SB_FAR_RING];
+    unsigned live[SB_FAR_RING];
+} sb_ring;
 
 /* What every step uses: in every lane the filter's block count, the
  * hash's per-call constant (batch_hash.h's keys8_constant) and ~3; the
@@ -943,9 +944,24 @@ LOOP unsigned sb_work8(const sb_lanes *c, const uint64_t *h, const uint64_t *fir
     return yes;
 }
 
-LOOP unsigned sb_work_slot(const sb_lanes *c, const sb_slot *slot, unsigned char *answer, int insert)
+/* Step i of a run (counted from the call's first) set or tested from its
+ * slot, the ring (of `slots`) keeping its key count and the place of its
+ * answers. */
+LOOP unsigned sb_work_step(const sb_lanes *c, const sb_ring *r, size_t i, size_t slots, unsigned char *answer,
+                           int insert)
 {
-    return sb_work8(c, slot->h, slot->first, slot->live, answer != NULL ? answer + slot->out : NULL, insert);
+    const size_t s = i % slots;
+    return sb_work8(c, r->h[s], r->first[s], r->live[s], answer != NULL ? answer + r->out[s] : NULL, insert);
+}
+
+/* In a loop's drain (the ring's last steps worked, none placed), the
+ * blocks of step i + SB_NEAR prefetched from its slot as the loop's steps
+ * do (avx2.c's split_drain_near says why). */
+LOOP void sb_drain_near(const sb_lanes *c, const sb_ring *r, size_t i, size_t steps, size_t slots,
+                        fetch_shape shape, int insert)
+{
+    if (shape == SHAPE_FROM_RING && i + SB_NEAR < steps)
+        sb_prefetch8(c, r->first[(i + SB_NEAR) % slots], insert);
 }
 
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
@@ -959,33 +975,91 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
     const size_t slots = shape == SHAPE_FAR_ONE_STEP ? SB_FAR_RING : SB_RING;
-    sb_slot ring[SB_FAR_RING];
+    sb_ring ring;
     size_t yes = 0, done = 0, steps = 0;
     for (size_t t = 0; t < count; t++) {
         const key_batch *keys = &batches[t];
         const size_t n = keys->count;
         for (size_t j = 0; j < n; j += 8, steps++) {
-            sb_slot *slot = &ring[steps % slots];
+            const size_t s = steps % slots;
             if (steps >= slots)
-                yes += sb_work_slot(&c, slot, answer, insert);
+                yes += sb_work_step(&c, &ring, steps - slots, slots, answer, insert);
             /* in line (__builtin_expect): all but a call's first steps */
             if (shape == SHAPE_FROM_RING && __builtin_expect(steps + SB_NEAR >= slots, 1))
-                sb_prefetch8(&c, ring[(steps + SB_NEAR) % slots].first, insert);
-            sb_place8(hash, &c, batch_keys8_lanes(keys, j), slot->h, slot->first, shape == SHAPE_FAR_ONE_STEP,
+                sb_prefetch8(&c, ring.first[(steps + SB_NEAR) % slots], insert);
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.h[s], ring.first[s], shape == SHAPE_FAR_ONE_STEP,
                       insert);
-            slot->out = done + j;
-            slot->live = n - j >= 8 ? 8 : (unsigned)(n - j);
+            ring.out[s] = done + j;
+            ring.live[s] = n - j >= 8 ? 8 : (unsigned)(n - j);
         }
         done += n;
     }
     for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++) {
-        /* the drain: the call's last SB_NEAR steps prefetched as in the
-         * loop (avx2.c's split_drain_near says why) */
-        if (shape == SHAPE_FROM_RING && i + SB_NEAR < steps)
-            sb_prefetch8(&c, ring[(i + SB_NEAR) % slots].first, insert);
-        yes += sb_work_slot(&c, &ring[i % slots], answer, insert);
+        sb_drain_near(&c, &ring, i, steps, slots, shape, insert);
+        yes += sb_work_step(&c, &ring, i, slots, answer, insert);
     }
     return yes;
+}
+
+/* sb_ring_run for full batches marked packed (sb_batches_full_packed): a
+ * batch is 4 steps, the ring 2 batches (4 under SHAPE_FAR_ONE_STEP), so
+ * batch t's steps take slots 4 (t mod batches) + 0 .. 3, and a batch's
+ * steps, unrolled, address them from the batch's base, with no key counts
+ * or answer places kept (as avx2.c's split_ring_full; faster than
+ * sb_ring_run in L1 and beyond L2: docs/PERFORMANCE.md, session 24).
+ * Step j of batch t works the step hashed a ring earlier into the same
+ * slot, then places its own. */
+_Static_assert(SB_RING == 2 * KEY_BATCH / 8 && SB_FAR_RING == 4 * KEY_BATCH / 8 && SB_NEAR == KEY_BATCH / 8,
+               "the rings are 2 and 4 full batches of steps, the near prefetch one batch ahead");
+LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
+                         size_t count, unsigned char *answer, int insert, fetch_shape shape)
+{
+    const sb_lanes c = sb_lanes_of(words, blocks, keyed);
+    const size_t slots = shape == SHAPE_FAR_ONE_STEP ? SB_FAR_RING : SB_RING, ring_batches = slots / (KEY_BATCH / 8);
+    sb_ring ring;
+    size_t yes = 0;
+    for (size_t t = 0; t < count; t++) {
+        uint64_t(*const h)[8] = ring.h + (t % ring_batches) * (KEY_BATCH / 8);
+        uint64_t(*const first)[8] = ring.first + (t % ring_batches) * (KEY_BATCH / 8);
+        const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 8);
+        const unsigned char(*key)[8] = batches[t].packed;
+        unsigned char *out = answer != NULL && t >= ring_batches ? answer + (t - ring_batches) * KEY_BATCH : NULL;
+#pragma GCC unroll 4
+        for (size_t j = 0; j < KEY_BATCH / 8; j++) {
+            if (t >= ring_batches)
+                yes += sb_work8(&c, h[j], first[j], 8, out != NULL ? out + 8 * j : NULL, insert);
+            if (shape == SHAPE_FROM_RING && t + 1 >= ring_batches) /* the step worked in the next batch */
+                sb_prefetch8(&c, ring.first[next + j], insert);
+            sb_place8(hash, &c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], shape == SHAPE_FAR_ONE_STEP, insert);
+        }
+    }
+    const size_t steps = count * (KEY_BATCH / 8);
+    for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++) {
+        sb_drain_near(&c, &ring, i, steps, slots, shape, insert);
+        yes += sb_work8(&c, ring.h[i % slots], ring.first[i % slots], 8, answer != NULL ? answer + 8 * i : NULL,
+                        insert);
+    }
+    return yes;
+}
+
+/* 1 when every batch is full and marked packed8 (as keyset_fill and the
+ * library make 8-byte keys): then sb_ring_full.  A batch not marked takes
+ * sb_ring_run, which reads its keys through their pointers as they lie. */
+static int sb_batches_full_packed(const key_batch *batches, size_t count)
+{
+    for (size_t t = 0; t < count; t++)
+        if (batches[t].count != KEY_BATCH || !batches[t].packed8)
+            return 0;
+    return 1;
+}
+
+/* The keys of the batches set or tested by sb_ring_full or sb_ring_run. */
+LOOP size_t sb_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
+                     size_t count, unsigned char *answer, int insert, fetch_shape shape)
+{
+    if (sb_batches_full_packed(batches, count))
+        return sb_ring_full(hash, words, blocks, keyed, batches, count, answer, insert, shape);
+    return sb_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, shape);
 }
 
 /* The loop for the filter's size, by the FETCH_WINDOW plan on every core
@@ -1001,11 +1075,11 @@ LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_
     const uint64_t keyed = keys8_constant(hash, seed);
     switch (filter_fetch_shape(f, FETCH_WINDOW)) {
     case SHAPE_FAR_ONE_STEP:
-        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
     case SHAPE_FROM_RING:
-        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FROM_RING);
+        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FROM_RING);
     default: /* SHAPE_NONE: the window plan gives no other */
-        return sb_ring_run(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_NONE);
+        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_NONE);
     }
 }
 
