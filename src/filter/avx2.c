@@ -828,9 +828,8 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
  * been; within it, SHAPE_AT_HASH's prefetches paid on the Zen 3, and on the
  * Zen 5 only SHAPE_FROM_RING's (session 17): a query's beyond L2 since
  * the loop's blocks are word indexes and its prefetches written out
- * (session 18), an insert's too since its hash takes three operations
- * fewer (session 24; before, from twice L2).  The bits are the same
- * whichever. */
+ * (session 18), an insert's too (session 24; before, from twice L2).  The
+ * bits are the same whichever. */
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
 

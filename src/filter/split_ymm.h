@@ -54,9 +54,9 @@ SPLIT_YMM unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *b
 /* A block's prefetch: none, for reading or for writing into L1, or
  * (FETCH_L2, prefetcht1) into L2 only, the first of two steps
  * (SHAPE_FAR_TWO_STEPS); split_l1_fetch is the one into L1 for an
- * operation.  For writing is a hint the build may drop: without -mprfchw
- * (the Makefile's flags) gcc emits prefetcht0 for it, and prefetchw,
- * built in for a trial, made the AVX2 inserts no faster (docs/PERFORMANCE.md,
+ * operation.  This build emits prefetcht0 for writing too: gcc needs
+ * -mprfchw, not among the Makefile's flags, for prefetchw, which, built
+ * in for a trial, made the AVX2 inserts no faster (docs/PERFORMANCE.md,
  * session 24). */
 enum { FETCH_NONE, FETCH_READ, FETCH_WRITE, FETCH_L2 };
 
