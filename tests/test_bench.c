@@ -237,7 +237,7 @@ Test(bench, bad_plugin_is_refused_before_anything_runs)
     rmdir(dir);
 }
 
-/* scripts/bench_compare.py (make's bench-compare table) on three made-up
+/* scripts/bench_compare.py (scripts/bench-compare.sh's table) on three made-up
  * rounds of two binaries, one filter row and two peers rows a round: the
  * least-of-each ratio is min(new) / min(old), the paired one the median of
  * the rounds' own new / old; the peers section's batch loops and one-key
