@@ -309,8 +309,9 @@ static const struct {
 /* The split block loops that hash 8-byte keys in their loop, at each
  * vector level that has them: avx2.c's, four keys a step, and avx512.c's,
  * eight a step (hashed in 512-bit registers), each run where this CPU
- * runs it (an information line where it does not); avx2.c's under each
- * fetch plan (filters.h's filter_fetch_plan), whatever this core's. */
+ * runs it (an information line where it does not); each under each
+ * fetch plan (filters.h's filter_fetch_plan), whatever this core's: the
+ * AVX-512 loop follows it beyond the last-level cache. */
 typedef struct {
     const char *name;
     int (*usable)(void);
@@ -322,7 +323,7 @@ typedef struct {
 
 static const split_level SPLIT_LEVELS[] = {
     {"avx2", avx2_usable, avx2_splitblock_insert_keys8, avx2_splitblock_query_keys8, 1},
-    {"avx512", avx512_usable, avx512_splitblock_insert_keys8, avx512_splitblock_query_keys8, 0},
+    {"avx512", avx512_usable, avx512_splitblock_insert_keys8, avx512_splitblock_query_keys8, 1},
 };
 #define NSPLIT_LEVELS (sizeof SPLIT_LEVELS / sizeof SPLIT_LEVELS[0])
 

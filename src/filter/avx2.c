@@ -600,7 +600,7 @@ size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const
 /* ---- split block: one register a block ------------------------------------ */
 
 /* split_ymm.h: split_salt, split_one, splitblock_mask_of, split_key_work,
- * split_prefetch. */
+ * split_prefetch and the fetch shapes' parts. */
 LOOP __m256i splitblock_mask(uint64_t u, __m256i salt) { return splitblock_mask_of(u, salt, _mm256_set1_epi32(1)); }
 
 /* The first word of the key's block: ((u >> 32) blocks) >> 32 blocks of
@@ -845,18 +845,9 @@ typedef struct {
     unsigned live[SPLIT_FAR_RING];
 } split_ring;
 
-/* A shape's ring slots; the prefetch as a group is placed (hashed); and
- * whether its blocks are
- * prefetched again from their slots SPLIT_NEAR steps before their work. */
-LOOP int split_far(fetch_shape shape) { return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS; }
+/* A shape's ring slots (split_ymm.h: split_far, split_place_fetch,
+ * split_from_slot). */
 LOOP size_t split_ring_slots(fetch_shape shape) { return split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING; }
-LOOP int split_place_fetch(fetch_shape shape, int insert)
-{
-    if (shape == SHAPE_AT_HASH || shape == SHAPE_FAR_ONE_STEP)
-        return split_l1_fetch(insert);
-    return shape == SHAPE_FAR_TWO_STEPS ? FETCH_L2 : FETCH_NONE;
-}
-LOOP int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
 
 /* What a ring loop's every step uses: in every lane the filter's block
  * count, the hash's per-call constant (keys8_constant), the split block's

@@ -853,12 +853,14 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
 /* Steps of eight keys between a step's hashing (its blocks found) and its
  * blocks' sets or tests: SB_RING (64 keys, as avx2.c's
  * SPLIT_RING), and beyond the last-level cache, where each block is
- * prefetched as its key is hashed, SB_FAR_RING (128 keys: about a memory
- * latency of the loop's work; 192 and 256 measured alike). */
+ * prefetched as its key is hashed (split_ymm.h's split_far),
+ * SB_FAR_RING (128 keys: about a memory latency of the loop's work; 192
+ * and 256 measured alike). */
 #define SB_RING 8
 #define SB_FAR_RING 16
-/* SHAPE_FROM_RING's prefetch from a block's slot, SB_NEAR steps (32 keys)
- * before its work: scalar loads of word indexes stored steps ago. */
+/* The prefetch from a block's slot (split_from_slot: SHAPE_FROM_RING's
+ * and SHAPE_FAR_TWO_STEPS's second), SB_NEAR steps (32 keys) before its
+ * work: scalar loads of word indexes stored steps ago. */
 #define SB_NEAR (SB_RING / 2)
 
 /* The steps in flight: slot s holds a step's keys' hashes (their low
@@ -892,28 +894,26 @@ LOOP sb_lanes sb_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed)
                       _mm512_set1_epi64(~3LL), split_salt(), split_one(), words};
 }
 
-/* A step's eight blocks into L1 (for writing when insert). */
-LOOP void sb_prefetch8(const sb_lanes *c, const uint64_t *first, int insert)
+/* A step's eight blocks prefetched (split_ymm.h's FETCH_ kinds). */
+LOOP void sb_prefetch8(const sb_lanes *c, const uint64_t *first, int fetch)
 {
 #pragma GCC unroll 8
     for (unsigned l = 0; l < 8; l++)
-        split_prefetch(&c->words[first[l]], split_l1_fetch(insert));
+        split_prefetch(&c->words[first[l]], fetch);
 }
 
 /* Eight keys x hashed into a slot: their hashes, and the first word of
  * each key's block, 4 ((h >> 32) blocks >> 32) = ((h >> 32) blocks >> 30)
  * & ~3 (blocks < 2^32: one vpmuludq; the loads scale it by 8 in their
- * addresses, as avx2.c's split_place4), prefetched when at_hash (for
- * writing when insert). */
-LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, uint64_t *h_out, uint64_t *first, int at_hash,
-                    int insert)
+ * addresses, as avx2.c's split_place4), prefetched by fetch (split_ymm.h's
+ * split_place_fetch). */
+LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, uint64_t *h_out, uint64_t *first, int fetch)
 {
     const __m512i h = hash == KEYS8_MULX64 ? mulx64_lanes(x, c->keyed) : xxh3_8_lanes(x, c->keyed);
     const __m512i product = _mm512_mul_epu32(_mm512_shuffle_epi32(h, _MM_PERM_DDBB), c->blocks);
     _mm512_storeu_si512(h_out, h);
     _mm512_storeu_si512(first, _mm512_and_si512(_mm512_srli_epi64(product, 30), c->not3));
-    if (at_hash)
-        sb_prefetch8(c, first, insert);
+    sb_prefetch8(c, first, fetch);
 }
 
 /* One key of hash h set or tested in its block (split_ymm.h; returns 1
@@ -960,21 +960,21 @@ LOOP unsigned sb_work_step(const sb_lanes *c, const sb_ring *r, size_t i, size_t
 LOOP void sb_drain_near(const sb_lanes *c, const sb_ring *r, size_t i, size_t steps, size_t slots,
                         fetch_shape shape, int insert)
 {
-    if (shape == SHAPE_FROM_RING && i + SB_NEAR < steps)
-        sb_prefetch8(c, r->first[(i + SB_NEAR) % slots], insert);
+    if (split_from_slot(shape) && i + SB_NEAR < steps)
+        sb_prefetch8(c, r->first[(i + SB_NEAR) % slots], split_l1_fetch(insert));
 }
 
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
- * is set or tested, under SHAPE_FROM_RING the blocks of the step due
- * SB_NEAR steps from now prefetched from its slot, then the next eight
- * keys are hashed into its slot (their blocks prefetched under
- * SHAPE_FAR_ONE_STEP, the ring SB_FAR_RING steps long).  The hash and the
+ * is set or tested, the blocks of the step due SB_NEAR steps from now
+ * prefetched from its slot (split_from_slot), then the next eight keys are
+ * hashed into its slot (their blocks prefetched beyond the last-level
+ * cache, the ring SB_FAR_RING steps long).  The hash and the
  * shape are constants at each call: one loop stamped per choice. */
 LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
                         size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
-    const size_t slots = shape == SHAPE_FAR_ONE_STEP ? SB_FAR_RING : SB_RING;
+    const size_t slots = split_far(shape) ? SB_FAR_RING : SB_RING;
     sb_ring ring;
     size_t yes = 0, done = 0, steps = 0;
     for (size_t t = 0; t < count; t++) {
@@ -985,10 +985,9 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
             if (steps >= slots)
                 yes += sb_work_step(&c, &ring, steps - slots, slots, answer, insert);
             /* in line (__builtin_expect): all but a call's first steps */
-            if (shape == SHAPE_FROM_RING && __builtin_expect(steps + SB_NEAR >= slots, 1))
-                sb_prefetch8(&c, ring.first[(steps + SB_NEAR) % slots], insert);
-            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.h[s], ring.first[s], shape == SHAPE_FAR_ONE_STEP,
-                      insert);
+            if (split_from_slot(shape) && __builtin_expect(steps + SB_NEAR >= slots, 1))
+                sb_prefetch8(&c, ring.first[(steps + SB_NEAR) % slots], split_l1_fetch(insert));
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.h[s], ring.first[s], split_place_fetch(shape, insert));
             ring.out[s] = done + j;
             ring.live[s] = n - j >= 8 ? 8 : (unsigned)(n - j);
         }
@@ -1002,7 +1001,7 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
 }
 
 /* sb_ring_run for full batches marked packed (sb_batches_full_packed): a
- * batch is 4 steps, the ring 2 batches (4 under SHAPE_FAR_ONE_STEP), so
+ * batch is 4 steps, the ring 2 batches (4 beyond the last-level cache), so
  * batch t's steps take slots 4 (t mod batches) + 0 .. 3, and a batch's
  * steps, unrolled, address them from the batch's base, with no key counts
  * or answer places kept (as avx2.c's split_ring_full; faster than
@@ -1015,7 +1014,7 @@ LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint
                          size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
-    const size_t slots = shape == SHAPE_FAR_ONE_STEP ? SB_FAR_RING : SB_RING, ring_batches = slots / (KEY_BATCH / 8);
+    const size_t slots = split_far(shape) ? SB_FAR_RING : SB_RING, ring_batches = slots / (KEY_BATCH / 8);
     sb_ring ring;
     size_t yes = 0;
     for (size_t t = 0; t < count; t++) {
@@ -1028,9 +1027,9 @@ LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint
         for (size_t j = 0; j < KEY_BATCH / 8; j++) {
             if (t >= ring_batches)
                 yes += sb_work8(&c, h[j], first[j], 8, out != NULL ? out + 8 * j : NULL, insert);
-            if (shape == SHAPE_FROM_RING && t + 1 >= ring_batches) /* the step worked in the next batch */
-                sb_prefetch8(&c, ring.first[next + j], insert);
-            sb_place8(hash, &c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], shape == SHAPE_FAR_ONE_STEP, insert);
+            if (split_from_slot(shape) && t + 1 >= ring_batches) /* the step worked in the next batch */
+                sb_prefetch8(&c, ring.first[next + j], split_l1_fetch(insert));
+            sb_place8(hash, &c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], split_place_fetch(shape, insert));
         }
     }
     const size_t steps = count * (KEY_BATCH / 8);
@@ -1062,23 +1061,26 @@ LOOP size_t sb_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t
     return sb_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, shape);
 }
 
-/* The loop for the filter's size, by the FETCH_WINDOW plan on every core
- * (filters.h's filter_fetch_shape: no prefetch in L2, where the
- * out-of-order window overlaps the misses and prefetches cost more than
- * they hide; from each block's slot beyond it up to the last-level cache;
- * into L1 as a key is hashed beyond it: the timings, on a Zen 5,
- * docs/PERFORMANCE.md, 2026-12-05, session 16, 2026-12-06, sessions 17,
- * 18 and 24); a query stamped with and without answers. */
+/* The loop for the filter's size: up to the last-level cache by the
+ * FETCH_WINDOW plan on every core (filters.h's filter_fetch_shape: no
+ * prefetch in L2, where the out-of-order window overlaps the misses and
+ * prefetches cost more than they hide; from each block's slot beyond it:
+ * the timings, on a Zen 5, docs/PERFORMANCE.md, 2026-12-05, session 16,
+ * 2026-12-06, sessions 17, 18 and 24); beyond it by the core's plan, as
+ * the AVX2 loop (SHAPE_FAR_TWO_STEPS under FETCH_AHEAD, the faster on a
+ * Zen 4: session 25); a query stamped with and without answers. */
 LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                      unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
-    switch (filter_fetch_shape(f, FETCH_WINDOW)) {
+    switch (filter_fetch_shape(f, filter_beyond_llc(f) ? filter_fetch_plan() : FETCH_WINDOW)) {
     case SHAPE_FAR_ONE_STEP:
         return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+    case SHAPE_FAR_TWO_STEPS:
+        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_TWO_STEPS);
     case SHAPE_FROM_RING:
         return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FROM_RING);
-    default: /* SHAPE_NONE: the window plan gives no other */
+    default: /* SHAPE_NONE: up to the last-level cache the window plan gives no other */
         return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_NONE);
     }
 }

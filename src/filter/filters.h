@@ -170,7 +170,8 @@ int filter_beyond_llc(const filter *f);
  * AMD family 26 and later take FETCH_WINDOW, every other core FETCH_AHEAD;
  * filter_fetch_plan_set forces one (the tests run the loop under both),
  * FETCH_PLAN_CPU goes back to the core's.  The AVX-512 loop fetches by
- * FETCH_WINDOW on every core.  A plan decides how a loop fetches, never
+ * FETCH_WINDOW on every core up to the last-level cache, and by the core's
+ * plan beyond it.  A plan decides how a loop fetches, never
  * which bits it sets. */
 typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
 fetch_plan filter_fetch_plan(void);
@@ -180,7 +181,7 @@ const char *fetch_plan_name(fetch_plan plan);
 /* How a split block loop brings a key's block near before its work, by a
  * plan and the filter's size, for an insert as for a query
  * (filter_fetch_shape; avx2.c's loop under the core's plan, avx512.c's
- * under FETCH_WINDOW on every core):
+ * under FETCH_WINDOW up to the last-level cache and the core's plan beyond):
  *   SHAPE_NONE           no prefetch (in L2);
  *   SHAPE_AT_HASH        (FETCH_AHEAD, L2 to the last-level cache) prefetched
  *                        into L1 as its key is hashed, a ring ahead;

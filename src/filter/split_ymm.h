@@ -1,8 +1,9 @@
 /* split_ymm.h -- what the split block's AVX2 loop (avx2.c) and AVX-512
  * loop (avx512.c, whose 512-bit registers hash eight keys at once) share:
  * one key's work in a 256-bit register (a block is one AVX2 register, so
- * both set and test it the same way) and a block's prefetch.  Both files
- * are built with AVX2; nothing else includes this.
+ * both set and test it the same way), a block's prefetch and the fetch
+ * shapes' parts.  Both files are built with AVX2; nothing else includes
+ * this.
  *
  * A key of hash h has eight bits, one in each 32-bit word i of its block:
  * bit (uint32(h) SPLITBLOCK_SALT[i] mod 2^32) >> 27 (Parquet's split block
@@ -71,5 +72,19 @@ SPLIT_YMM void split_prefetch(const void *p, int fetch)
 }
 
 SPLIT_YMM int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_READ; }
+
+/* A fetch shape's parts (filters.h's fetch_shape), for both loops: whether
+ * its ring is the long one (beyond the last-level cache); the prefetch as
+ * a key is hashed (into L1 for SHAPE_AT_HASH and SHAPE_FAR_ONE_STEP, into
+ * L2 for SHAPE_FAR_TWO_STEPS); and whether its blocks are prefetched into
+ * L1 again from their ring slots 32 keys before their work. */
+SPLIT_YMM int split_far(fetch_shape shape) { return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS; }
+SPLIT_YMM int split_place_fetch(fetch_shape shape, int insert)
+{
+    if (shape == SHAPE_AT_HASH || shape == SHAPE_FAR_ONE_STEP)
+        return split_l1_fetch(insert);
+    return shape == SHAPE_FAR_TWO_STEPS ? FETCH_L2 : FETCH_NONE;
+}
+SPLIT_YMM int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
 
 #endif /* BLOOMLAB_SPLIT_YMM_H */
