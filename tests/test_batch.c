@@ -756,7 +756,7 @@ Test(batch, isa_dispatch)
 
 /* The core's vendor and family as the kernel reads them (/proc/cpuinfo's
  * vendor_id and cpu family, where there is one), and the fetch plan the
- * AVX2 split block follows from them (filters.h): AMD family 26 on the
+ * split block follows from them (filters.h): AMD family 26 on the
  * window, every other core ahead; a plan set holds until the core's is
  * asked for again. */
 Test(batch, core_family_and_fetch_plan)
@@ -791,21 +791,28 @@ Test(batch, core_family_and_fetch_plan)
     cr_assert_eq(filter_fetch_plan(), FETCH_AHEAD);
     filter_fetch_plan_set(FETCH_PLAN_CPU);
     cr_assert_eq(filter_fetch_plan(), vendor == CPU_VENDOR_AMD && family >= 26 ? FETCH_WINDOW : FETCH_AHEAD);
-    cr_log_info("this core: vendor %d, family %u: the AVX2 split block's blocks fetched %s", (int)vendor, family,
+    cr_log_info("this core: vendor %d, family %u: the split block's blocks fetched %s", (int)vendor, family,
                 fetch_plan_name(filter_fetch_plan()));
     if (cpu_isa_supported() < ISA_AVX2)
         return;
-    /* the loops line at the avx2 level names the plan in force */
-    char *saved = isa_env_set("avx2");
+    /* the loops line names the plan in force: at the avx2 level the split
+     * block's, at the avx512 level the one its loop follows beyond the
+     * last-level cache */
+    static const struct {
+        const char *level, *where;
+    } AT[] = {{"avx2", ""}, {"avx512", " beyond the last-level cache"}};
     const fetch_plan plans[] = {FETCH_AHEAD, FETCH_WINDOW};
-    for (size_t p = 0; p < 2; p++) {
-        filter_fetch_plan_set(plans[p]);
-        char want[64];
-        snprintf(want, sizeof want, "; split block fetch plan: %s", fetch_plan_name(plans[p]));
-        cr_assert(strstr(filter_ops_description(), want) != NULL, "%s", filter_ops_description());
+    for (size_t v = 0; v < 2 && (v == 0 || cpu_isa_supported() >= ISA_AVX512); v++) {
+        char *saved = isa_env_set(AT[v].level);
+        for (size_t p = 0; p < 2; p++) {
+            filter_fetch_plan_set(plans[p]);
+            char want[96];
+            snprintf(want, sizeof want, "; split block fetch plan%s: %s", AT[v].where, fetch_plan_name(plans[p]));
+            cr_assert(strstr(filter_ops_description(), want) != NULL, "%s", filter_ops_description());
+        }
+        filter_fetch_plan_set(FETCH_PLAN_CPU);
+        isa_env_restore(saved);
     }
-    filter_fetch_plan_set(FETCH_PLAN_CPU);
-    isa_env_restore(saved);
 }
 
 /* filter_fetch_shape's rule, by the filter's size against L2 and the

@@ -625,7 +625,8 @@ const char *filter_ops_description(void)
     }
     if (at < sizeof text)
         at += (size_t)snprintf(text + at, sizeof text - at, " portable for the other schemes");
-    if (at < sizeof text && level == ISA_AVX2) /* the plan the avx2 split block ran (filters.h) */
-        snprintf(text + at, sizeof text - at, "; split block fetch plan: %s", fetch_plan_name(filter_fetch_plan()));
+    if (at < sizeof text) /* the plan the split block ran (filters.h): the AVX-512 loop's beyond the LLC alone */
+        snprintf(text + at, sizeof text - at, "; split block fetch plan%s: %s",
+                 level == ISA_AVX2 ? "" : " beyond the last-level cache", fetch_plan_name(filter_fetch_plan()));
     return text;
 }
