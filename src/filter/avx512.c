@@ -863,6 +863,9 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
  * work: scalar loads of word indexes stored steps ago. */
 #define SB_NEAR (SB_RING / 2)
 
+/* A shape's ring slots (as avx2.c's split_ring_slots). */
+LOOP size_t sb_ring_slots(fetch_shape shape) { return split_far(shape) ? SB_FAR_RING : SB_RING; }
+
 /* The steps in flight: slot s holds a step's keys' hashes (their low
  * halves make the masks as each key is worked, as in the AVX2 loop:
  * split_ymm.h), the first word of each key's block (sb_place8), where its
@@ -974,7 +977,7 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
                         size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
-    const size_t slots = split_far(shape) ? SB_FAR_RING : SB_RING;
+    const size_t slots = sb_ring_slots(shape);
     sb_ring ring;
     size_t yes = 0, done = 0, steps = 0;
     for (size_t t = 0; t < count; t++) {
@@ -1014,7 +1017,7 @@ LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint
                          size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
-    const size_t slots = split_far(shape) ? SB_FAR_RING : SB_RING, ring_batches = slots / (KEY_BATCH / 8);
+    const size_t slots = sb_ring_slots(shape), ring_batches = slots / (KEY_BATCH / 8);
     sb_ring ring;
     size_t yes = 0;
     for (size_t t = 0; t < count; t++) {
