@@ -17,7 +17,9 @@
 
 #include "filter/avx2.h"
 #include "filter/avx512.h"
+#include "filter/fetch_tune.h"
 #include "filter/filters.h"
+#include "base/cache.h"
 #include "base/hashes.h"
 #include "harness/keys.h"
 #include "filter/schemes.h"
@@ -309,21 +311,24 @@ static const struct {
 /* The split block loops that hash 8-byte keys in their loop, at each
  * vector level that has them: avx2.c's, four keys a step, and avx512.c's,
  * eight a step (hashed in 512-bit registers), each run where this CPU
- * runs it (an information line where it does not); each under each
- * fetch plan (filters.h's filter_fetch_plan), whatever this core's: the
- * AVX-512 loop follows it beyond the last-level cache. */
+ * runs it (an information line where it does not); each under each fetch
+ * plan (filters.h's filter_fetch_plan, whatever this core's: the shape it
+ * gives for the filter's size) and under each fetch shape forced, whatever
+ * the size (fetch_tune.h; the AVX-512 loop, which has no SHAPE_AT_HASH,
+ * runs SHAPE_NONE for it).  The tuning that picks a shape is
+ * check_keys8_tuned's. */
 typedef struct {
     const char *name;
     int (*usable)(void);
     void (*insert)(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count);
     size_t (*query)(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count,
                     unsigned char *answer);
-    int by_plan; /* 1: its loops follow the fetch plan */
+    tune_loop loop; /* its tuning's slot (fetch_tune.h) */
 } split_level;
 
 static const split_level SPLIT_LEVELS[] = {
-    {"avx2", avx2_usable, avx2_splitblock_insert_keys8, avx2_splitblock_query_keys8, 1},
-    {"avx512", avx512_usable, avx512_splitblock_insert_keys8, avx512_splitblock_query_keys8, 1},
+    {"avx2", avx2_usable, avx2_splitblock_insert_keys8, avx2_splitblock_query_keys8, TUNE_LOOP_AVX2},
+    {"avx512", avx512_usable, avx512_splitblock_insert_keys8, avx512_splitblock_query_keys8, TUNE_LOOP_AVX512},
 };
 #define NSPLIT_LEVELS (sizeof SPLIT_LEVELS / sizeof SPLIT_LEVELS[0])
 
@@ -338,25 +343,45 @@ static int split_level_runs(size_t v)
     return 0;
 }
 
-/* check at every level this CPU runs, a level that follows the fetch plan
- * under each (its name in the messages saying which). */
+/* The ways a loop is made to fetch: a plan, or a shape (-1: none forced). */
+static const struct {
+    fetch_plan plan;
+    int shape;
+} FETCH_MODES[] = {
+    {FETCH_AHEAD, -1},
+    {FETCH_WINDOW, -1},
+    {FETCH_PLAN_CPU, SHAPE_NONE},
+    {FETCH_PLAN_CPU, SHAPE_AT_HASH},
+    {FETCH_PLAN_CPU, SHAPE_FROM_RING},
+    {FETCH_PLAN_CPU, SHAPE_FAR_ONE_STEP},
+    {FETCH_PLAN_CPU, SHAPE_FAR_TWO_STEPS},
+    {FETCH_PLAN_CPU, SHAPE_FAR_L2},
+};
+
+/* check at every level this CPU runs, under each fetch mode (its name in
+ * the messages saying which). */
 static void at_each_split_level(void (*check)(const split_level *v))
 {
-    static const fetch_plan PLANS[] = {FETCH_AHEAD, FETCH_WINDOW};
     for (size_t v = 0; v < NSPLIT_LEVELS; v++) {
         if (!split_level_runs(v))
             continue;
-        for (size_t p = 0; p < (SPLIT_LEVELS[v].by_plan ? 2u : 1u); p++) {
-            const fetch_plan plan = SPLIT_LEVELS[v].by_plan ? PLANS[p] : FETCH_PLAN_CPU;
+        for (size_t p = 0; p < sizeof FETCH_MODES / sizeof FETCH_MODES[0]; p++) {
             char name[64];
-            snprintf(name, sizeof name, "%s, fetched %s", SPLIT_LEVELS[v].name, fetch_plan_name(plan));
+            if (FETCH_MODES[p].shape >= 0)
+                snprintf(name, sizeof name, "%s, shape %s", SPLIT_LEVELS[v].name,
+                         fetch_shape_name((fetch_shape)FETCH_MODES[p].shape));
+            else
+                snprintf(name, sizeof name, "%s, fetched %s", SPLIT_LEVELS[v].name,
+                         fetch_plan_name(FETCH_MODES[p].plan));
             split_level at = SPLIT_LEVELS[v];
             at.name = name;
-            filter_fetch_plan_set(plan);
+            filter_fetch_plan_set(FETCH_MODES[p].plan);
+            fetch_tune_force(FETCH_MODES[p].shape);
             check(&at);
         }
     }
     filter_fetch_plan_set(FETCH_PLAN_CPU);
+    fetch_tune_force(-1);
 }
 
 /* The split block loops that hash 8-byte keys in their loop (each level,
@@ -557,6 +582,72 @@ Test(avx2, splitblock_mulx64_carries)
     if (skip())
         return;
     at_each_split_level(check_mulx64_carries);
+}
+
+/* The tuning (fetch_tune.c), nothing forced, at each level this CPU runs:
+ * a filter past L2 filled and asked in calls of 1024 keys, more calls than
+ * FETCH_TUNE_ROUNDS rounds of any loop's candidates take, so that each
+ * candidate shape runs (the rounds take them in turn) and then the one
+ * chosen; the bits and the answers against the reference, and a shape
+ * chosen for the inserts and for the queries (none before). */
+static void check_keys8_tuned(const split_level *v)
+{
+    enum { CALL_BATCHES = 32, CALLS = FETCH_TUNE_ROUNDS * FETCH_TUNE_SHAPES_MAX + 10 };
+    unsetenv("BLOOMLAB_FETCH_SHAPE"); /* nothing forced (read once, at the first call) */
+    _Static_assert(CALL_BATCHES * KEY_BATCH >= FETCH_TUNE_MIN_KEYS, "each call long enough to be timed");
+    const uint64_t n = (uint64_t)CALLS * CALL_BATCHES * KEY_BATCH;
+    key_batch *batches = malloc(CALL_BATCHES * sizeof *batches);
+    unsigned char *answer = malloc(CALL_BATCHES * KEY_BATCH);
+    cr_assert(batches != NULL && answer != NULL);
+    env e;
+    env_open(&e, "mulx64", 0x7e7e);
+    filter vec, one;
+    const uint64_t m = 256 * (4 * cache_l2_bytes() / 32 + 7); /* four times L2 and a little */
+    cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, m, 8), 0);
+    cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, m, 8), 0);
+    cr_assert(filter_beyond_l2(&vec));
+    cr_assert_eq(fetch_tune_chosen(&vec, v->loop, 1), -1, "%s: nothing chosen before a call", v->name);
+    for (uint64_t i = 0; i < n; i += CALL_BATCHES * KEY_BATCH) {
+        for (size_t b = 0; b < CALL_BATCHES; b++) {
+            keyset_fill(e.ks, e.ctx.seed, n, KEY_PRESENT, i + b * KEY_BATCH, KEY_BATCH, &batches[b]);
+            for (size_t j = 0; j < KEY_BATCH; j++)
+                filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, batches[b].ptr[j], 8, batches[b].id[j]);
+        }
+        v->insert(&vec, KEYS8_MULX64, e.ctx.seed, batches, CALL_BATCHES);
+    }
+    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s: bits differ", v->name);
+    cr_assert_geq(fetch_tune_chosen(&vec, v->loop, 1), 0, "%s: no shape chosen for the inserts", v->name);
+    cr_assert_eq(fetch_tune_chosen(&vec, v->loop, 0), -1, "%s: the queries tuned apart", v->name);
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < n; i += CALL_BATCHES * KEY_BATCH) {
+            size_t ref_yes = 0;
+            for (size_t b = 0; b < CALL_BATCHES; b++)
+                keyset_fill(e.ks, e.ctx.seed, n, (key_side)side, i + b * KEY_BATCH, KEY_BATCH, &batches[b]);
+            const size_t yes = v->query(&vec, KEYS8_MULX64, e.ctx.seed, batches, CALL_BATCHES, answer);
+            for (size_t t = 0; t < CALL_BATCHES * KEY_BATCH; t++) {
+                const key_batch *b = &batches[t / KEY_BATCH];
+                const int ref = filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, b->ptr[t % KEY_BATCH], 8,
+                                                 b->id[t % KEY_BATCH]);
+                ref_yes += (size_t)ref;
+                cr_assert_eq(answer[t], ref, "%s side %d key %llu", v->name, side, (unsigned long long)(i + t));
+            }
+            cr_assert_eq(yes, ref_yes);
+        }
+    cr_assert_geq(fetch_tune_chosen(&vec, v->loop, 0), 0, "%s: no shape chosen for the queries", v->name);
+    filter_free(&vec);
+    filter_free(&one);
+    keyset_close(e.ks);
+    free(batches);
+    free(answer);
+}
+
+Test(avx2, splitblock_keys8_tuned)
+{
+    if (skip())
+        return;
+    for (size_t v = 0; v < NSPLIT_LEVELS; v++)
+        if (split_level_runs(v))
+            check_keys8_tuned(&SPLIT_LEVELS[v]);
 }
 
 /* avx2_keys8_split's (h1, h2) against the registry's scalar hash split as

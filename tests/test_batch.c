@@ -16,6 +16,7 @@
 #include "filter/avx512.h"
 #include "base/cache.h"
 #include "base/cpu.h"
+#include "filter/fetch_tune.h"
 #include "filter/filters.h"
 #include "base/hashes.h"
 #include "harness/keys.h"
@@ -795,9 +796,10 @@ Test(batch, core_family_and_fetch_plan)
                 fetch_plan_name(filter_fetch_plan()));
     if (cpu_isa_supported() < ISA_AVX2)
         return;
-    /* the loops line names the plan in force: at the avx2 level the split
-     * block's, at the avx512 level the one its loop follows beyond the
-     * last-level cache */
+    /* the loops line names how the split block fetches: timed on each
+     * filter's calls (fetch_tune.c), a shape forced, or a plan forced (at
+     * the avx2 level the split block's, at the avx512 level the one its
+     * loop follows beyond the last-level cache) */
     static const struct {
         const char *level, *where;
     } AT[] = {{"avx2", ""}, {"avx512", " beyond the last-level cache"}};
@@ -812,6 +814,13 @@ Test(batch, core_family_and_fetch_plan)
             cr_assert(strstr(filter_ops_description(), want) != NULL, "%s", filter_ops_description());
         }
         filter_fetch_plan_set(FETCH_PLAN_CPU);
+        cr_assert(strstr(filter_ops_description(), "; split block fetch: the fastest shape timed on each filter's calls") !=
+                      NULL,
+                  "%s", filter_ops_description());
+        fetch_tune_force(SHAPE_FAR_L2);
+        cr_assert(strstr(filter_ops_description(), "; split block fetch shape: far-l2 (forced)") != NULL, "%s",
+                  filter_ops_description());
+        fetch_tune_force(-1);
         isa_env_restore(saved);
     }
 }

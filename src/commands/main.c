@@ -7,6 +7,7 @@
 #include "commands/commands.h"
 #include "base/cpu.h"
 #include "commands/demo.h"
+#include "filter/fetch_tune.h"
 #include "filter/filters.h"
 #include "base/version.h"
 
@@ -74,8 +75,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return finish_stdout("--help", 0);
     }
-    char isa_err[160];
-    if (cpu_isa_env_check(isa_err, sizeof isa_err) != 0) {
+    char isa_err[200];
+    if (cpu_isa_env_check(isa_err, sizeof isa_err) != 0 || fetch_tune_env_check(isa_err, sizeof isa_err) != 0) {
         fprintf(stderr, "bloomlab: %s\n", isa_err);
         return 2;
     }

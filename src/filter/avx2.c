@@ -20,6 +20,7 @@
 #include "filter/avx2.h"
 #include "base/hashes.h"
 #include "base/pcg.h" /* mix64 */
+#include "filter/fetch_tune.h"
 #include "filter/filters.h"
 #include "filter/standard_portable.h" /* standard_bit_at: the prefilter's scalar rest */
 
@@ -1122,26 +1123,44 @@ static int split_query_hash(const filter *f, uint64_t h)
 
 FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
 
-/* One hash's loops, stamped per fetch shape (filters.h's filter_fetch_shape
- * under the core's plan) and, for a query, with and without the answers'
- * stores. */
+/* The shapes avx2.c's loop is tuned over (fetch_tune.c) beyond L2. */
+static const fetch_shape SPLIT_SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS,
+                                           SHAPE_FAR_L2};
+
+/* One hash's loops, stamped per fetch shape and, for a query, with and
+ * without the answers' stores: the shape the filter's tuning gives
+ * (fetch_tune.c), or filters.h's filter_fetch_shape by the core's plan
+ * where there is none. */
 LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                         unsigned char *answer, int insert)
 {
     uint64_t *const w = f->words;
     const uint64_t nb = f->blocks;
-    switch (filter_fetch_shape(f, filter_fetch_plan())) {
+    const fetch_trial trial =
+        fetch_tune_begin(f, TUNE_LOOP_AVX2, insert, (fetch_candidates){SPLIT_SHAPES, sizeof SPLIT_SHAPES / sizeof *SPLIT_SHAPES},
+                         filter_fetch_shape(f, filter_fetch_plan()), key_batches_keys(batches, count));
+    size_t yes;
+    switch (trial.shape) {
     case SHAPE_AT_HASH:
-        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_AT_HASH);
+        yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_AT_HASH);
+        break;
     case SHAPE_FROM_RING:
-        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FROM_RING);
+        yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FROM_RING);
+        break;
     case SHAPE_FAR_ONE_STEP:
-        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+        yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+        break;
     case SHAPE_FAR_TWO_STEPS:
-        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_TWO_STEPS);
+        yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_TWO_STEPS);
+        break;
+    case SHAPE_FAR_L2:
+        yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_L2);
+        break;
     default:
-        return splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_NONE);
+        yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_NONE);
     }
+    fetch_tune_end(&trial);
+    return yes;
 }
 
 void avx2_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)

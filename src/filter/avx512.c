@@ -23,6 +23,7 @@
  * gathers of sixteen.
  */
 #include "filter/avx512.h"
+#include "filter/fetch_tune.h"
 #include "filter/filters.h"
 
 #include <stdlib.h>
@@ -1064,28 +1065,47 @@ LOOP size_t sb_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t
     return sb_ring_run(hash, words, blocks, keyed, batches, count, answer, insert, shape);
 }
 
-/* The loop for the filter's size: up to the last-level cache by the
- * FETCH_WINDOW plan on every core (filters.h's filter_fetch_shape: no
+/* The shapes the loop is tuned over beyond L2 (fetch_tune.c): it has no
+ * SHAPE_AT_HASH, whose prefetch as a key is hashed is SHAPE_FAR_ONE_STEP's
+ * on a shorter ring. */
+static const fetch_shape SB_SHAPES[] = {SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2};
+
+/* The loop for the filter's size: the shape the filter's tuning gives
+ * (fetch_tune.c), or, where there is none, up to the last-level cache the
+ * FETCH_WINDOW plan's on every core (filters.h's filter_fetch_shape: no
  * prefetch in L2, where the out-of-order window overlaps the misses and
  * prefetches cost more than they hide; from each block's slot beyond it:
  * the timings, on a Zen 5, docs/PERFORMANCE.md, 2026-12-05, session 16,
- * 2026-12-06, sessions 17, 18 and 24); beyond it by the core's plan, as
+ * 2026-12-06, sessions 17, 18 and 24) and beyond it the core's plan's, as
  * the AVX2 loop (SHAPE_FAR_TWO_STEPS under FETCH_AHEAD, the faster on a
  * Zen 4: session 25); a query stamped with and without answers. */
 LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                      unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
-    switch (filter_fetch_shape(f, filter_beyond_llc(f) ? filter_fetch_plan() : FETCH_WINDOW)) {
+    const fetch_trial trial = fetch_tune_begin(
+        f, TUNE_LOOP_AVX512, insert, (fetch_candidates){SB_SHAPES, sizeof SB_SHAPES / sizeof *SB_SHAPES},
+        filter_fetch_shape(f, filter_beyond_llc(f) ? filter_fetch_plan() : FETCH_WINDOW),
+        key_batches_keys(batches, count));
+    size_t yes;
+    switch (trial.shape) {
     case SHAPE_FAR_ONE_STEP:
-        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+        yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
+        break;
     case SHAPE_FAR_TWO_STEPS:
-        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_TWO_STEPS);
+        yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_TWO_STEPS);
+        break;
+    case SHAPE_FAR_L2:
+        yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_L2);
+        break;
     case SHAPE_FROM_RING:
-        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FROM_RING);
+        yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FROM_RING);
+        break;
     default: /* SHAPE_NONE: up to the last-level cache the window plan gives no other */
-        return sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_NONE);
+        yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_NONE);
     }
+    fetch_tune_end(&trial);
+    return yes;
 }
 
 void avx512_splitblock_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches, size_t count)

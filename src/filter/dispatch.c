@@ -14,6 +14,7 @@
 #include "filter/avx2.h"
 #include "filter/avx512.h"
 #include "filter/batch_hash.h"
+#include "filter/fetch_tune.h"
 #include "filter/layout.h"
 #include "filter/loops.h"
 #include "filter/splitblock_portable.h"
@@ -134,15 +135,6 @@ static long run_keys8(const scheme_ctx *ctx, const key_batch *batches, size_t co
     return avx512_keys8(batches, count, run->key);
 }
 
-/* The keys of batches [0, count). */
-static size_t keys_in(const key_batch *batches, size_t count)
-{
-    size_t keys = 0;
-    for (size_t b = 0; b < count; b++)
-        keys += batches[b].count;
-    return keys;
-}
-
 /* The batches of a query's run from batch b of count: where the next run's
  * loop depends on this one's answers (judging: query_run's present), the
  * call's first run 2 batches, 64 keys to judge by; past it the portable
@@ -173,7 +165,7 @@ static size_t runs_query(const filter *f, const scheme_ctx *ctx, const key_batch
         size_t keys, found;
         length = query_run_batches(count, b, query.present != NULL, loop == NULL);
         if (loop == NULL) {
-            keys = keys_in(batches + b, length);
+            keys = key_batches_keys(batches + b, length);
             found = portable(f, ctx, batches + b, length, answer);
         } else {
             const long keys8 = run_keys8(ctx, batches + b, length, loop_keys8 != NULL, &run);
@@ -625,8 +617,17 @@ const char *filter_ops_description(void)
     }
     if (at < sizeof text)
         at += (size_t)snprintf(text + at, sizeof text - at, " portable for the other schemes");
-    if (at < sizeof text) /* the plan the split block ran (filters.h): the AVX-512 loop's beyond the LLC alone */
+    if (at >= sizeof text)
+        return text;
+    /* how the split block fetched beyond L2: a shape forced, a plan forced
+     * (filters.h: the AVX-512 loop's beyond the LLC alone), else timed */
+    if (fetch_tune_forced() >= 0)
+        snprintf(text + at, sizeof text - at, "; split block fetch shape: %s (forced)",
+                 fetch_shape_name((fetch_shape)fetch_tune_forced()));
+    else if (filter_fetch_plan_forced())
         snprintf(text + at, sizeof text - at, "; split block fetch plan%s: %s",
                  level == ISA_AVX2 ? "" : " beyond the last-level cache", fetch_plan_name(filter_fetch_plan()));
+    else
+        snprintf(text + at, sizeof text - at, "; split block fetch: the fastest shape timed on each filter's calls");
     return text;
 }

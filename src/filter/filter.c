@@ -10,6 +10,7 @@
 
 #include "base/cache.h"
 #include "base/cpu.h"
+#include "filter/fetch_tune.h"
 #include "filter/layout.h"
 #include "filter/stage.h"
 
@@ -30,6 +31,7 @@ int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k)
         madvise(mem, bytes, MADV_HUGEPAGE);
     f->words = mem;
     f->stage = filter_stages(layout, m, bytes) ? stage_new(m) : NULL; /* none: inserts go straight */
+    f->tune = layout == LAYOUT_SPLITBLOCK ? fetch_tune_new() : NULL; /* none: fetched by the plan */
     for (unsigned i = 0; i <= k && i <= FILTER_K_MAX; i++)
         f->slice_start[i] = (uint64_t)(((pcg_u128)m * i) / k);
     filter_clear(f);
@@ -53,6 +55,8 @@ void filter_free(filter *f)
     f->words = NULL;
     stage_free(f->stage);
     f->stage = NULL;
+    fetch_tune_free(f->tune);
+    f->tune = NULL;
 }
 
 uint64_t filter_bits_set(const filter *f)
@@ -186,6 +190,7 @@ fetch_plan filter_fetch_plan(void)
 }
 
 void filter_fetch_plan_set(fetch_plan plan) { forced_plan = plan; }
+int filter_fetch_plan_forced(void) { return forced_plan != FETCH_PLAN_CPU; }
 
 const char *fetch_plan_name(fetch_plan plan)
 {

@@ -110,6 +110,7 @@ typedef struct {
     uint64_t saturations;  /* counting: increments lost at 15 */
     uint64_t bad_deletes;  /* counting: deletes that found a zero counter */
     struct filter_stage *stage; /* staged inserts (stage.c), or NULL */
+    struct fetch_tune *tune;    /* a split block filter's fetch shapes timed (fetch_tune.c), or NULL */
 } filter;
 
 /* What a layout is, read from its entry of the layout table (layout.h,
@@ -156,7 +157,11 @@ int filter_beyond_llc(const filter *f);
 
 /* How the AVX2 split block loop brings a key's block near before its bits
  * are set or tested, by what each core was measured to do best
- * (docs/PERFORMANCE.md).  FETCH_AHEAD: a prefetch into L1 as the key is
+ * (docs/PERFORMANCE.md); the standard layout's loops follow it too.  The
+ * split block loops now time the shapes on each filter's calls instead
+ * (fetch_tune.c: the best plan changed with every core measured, and a
+ * guest's cache was smaller than its reported one) and follow the plan
+ * only where it is forced or the filter has no tuning.  FETCH_AHEAD: a prefetch into L1 as the key is
  * hashed once the filter is beyond L2, and beyond the last-level cache two
  * steps (into L2 128 keys ahead, into L1 32 keys ahead); the faster way on
  * Zen 3 and the Intel Xeon of earlier sessions, whose windows did not
@@ -176,6 +181,7 @@ int filter_beyond_llc(const filter *f);
 typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
 fetch_plan filter_fetch_plan(void);
 void filter_fetch_plan_set(fetch_plan plan);
+int filter_fetch_plan_forced(void); /* 1 while filter_fetch_plan_set forces a plan */
 const char *fetch_plan_name(fetch_plan plan);
 
 /* How a split block loop brings a key's block near before its work, by a
@@ -192,8 +198,19 @@ const char *fetch_plan_name(fetch_plan plan);
  *                        as its key is hashed, 128 keys ahead;
  *   SHAPE_FAR_TWO_STEPS  (FETCH_AHEAD, beyond it) into L2 as its key is
  *                        hashed, 128 keys ahead, then into L1 from its slot
- *                        32 keys ahead. */
-typedef enum { SHAPE_NONE, SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS } fetch_shape;
+ *                        32 keys ahead;
+ *   SHAPE_FAR_L2         (no plan's) into L2 as its key is hashed, 128 keys
+ *                        ahead, and no more: its load finds it there.
+ * Beyond L2 the loops time the shapes on each filter's calls and keep the
+ * fastest (fetch_tune.c), unless a shape or a plan is forced. */
+typedef enum {
+    SHAPE_NONE,
+    SHAPE_AT_HASH,
+    SHAPE_FROM_RING,
+    SHAPE_FAR_ONE_STEP,
+    SHAPE_FAR_TWO_STEPS,
+    SHAPE_FAR_L2
+} fetch_shape;
 fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan);
 
 /* Whether a standard filter's loops past L2 that the out-of-order window

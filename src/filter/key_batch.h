@@ -34,4 +34,13 @@ typedef struct {
     unsigned char store[KEY_BATCH][KEY_MAX];
 } key_batch;
 
+/* The keys of batches [0, count). */
+static inline size_t key_batches_keys(const key_batch *batches, size_t count)
+{
+    size_t keys = 0;
+    for (size_t b = 0; b < count; b++)
+        keys += batches[b].count;
+    return keys;
+}
+
 #endif

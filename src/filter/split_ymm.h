@@ -76,14 +76,17 @@ SPLIT_YMM int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_R
 /* A fetch shape's parts (filters.h's fetch_shape), for both loops: whether
  * its ring is the long one (beyond the last-level cache); the prefetch as
  * a key is hashed (into L1 for SHAPE_AT_HASH and SHAPE_FAR_ONE_STEP, into
- * L2 for SHAPE_FAR_TWO_STEPS); and whether its blocks are prefetched into
+ * L2 for SHAPE_FAR_TWO_STEPS and SHAPE_FAR_L2); and whether its blocks are prefetched into
  * L1 again from their ring slots 32 keys before their work. */
-SPLIT_YMM int split_far(fetch_shape shape) { return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS; }
+SPLIT_YMM int split_far(fetch_shape shape)
+{
+    return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2;
+}
 SPLIT_YMM int split_place_fetch(fetch_shape shape, int insert)
 {
     if (shape == SHAPE_AT_HASH || shape == SHAPE_FAR_ONE_STEP)
         return split_l1_fetch(insert);
-    return shape == SHAPE_FAR_TWO_STEPS ? FETCH_L2 : FETCH_NONE;
+    return shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2 ? FETCH_L2 : FETCH_NONE;
 }
 SPLIT_YMM int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
 
