@@ -606,7 +606,7 @@ static void check_keys8_tuned(const split_level *v)
     cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, m, 8), 0);
     cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, m, 8), 0);
     cr_assert(filter_beyond_l2(&vec));
-    cr_assert_eq(fetch_tune_chosen(&vec, v->loop, 1), -1, "%s: nothing chosen before a call", v->name);
+    cr_assert_eq(fetch_tune_chosen(&vec, v->loop, TUNE_INSERT), -1, "%s: nothing chosen before a call", v->name);
     for (uint64_t i = 0; i < n; i += CALL_BATCHES * KEY_BATCH) {
         for (size_t b = 0; b < CALL_BATCHES; b++) {
             keyset_fill(e.ks, e.ctx.seed, n, KEY_PRESENT, i + b * KEY_BATCH, KEY_BATCH, &batches[b]);
@@ -616,8 +616,8 @@ static void check_keys8_tuned(const split_level *v)
         v->insert(&vec, KEYS8_MULX64, e.ctx.seed, batches, CALL_BATCHES);
     }
     cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s: bits differ", v->name);
-    cr_assert_geq(fetch_tune_chosen(&vec, v->loop, 1), 0, "%s: no shape chosen for the inserts", v->name);
-    cr_assert_eq(fetch_tune_chosen(&vec, v->loop, 0), -1, "%s: the queries tuned apart", v->name);
+    cr_assert_geq(fetch_tune_chosen(&vec, v->loop, TUNE_INSERT), 0, "%s: no shape chosen for the inserts", v->name);
+    cr_assert_eq(fetch_tune_chosen(&vec, v->loop, TUNE_QUERY), -1, "%s: the queries tuned apart", v->name);
     for (int side = 0; side < 2; side++)
         for (uint64_t i = 0; i < n; i += CALL_BATCHES * KEY_BATCH) {
             size_t ref_yes = 0;
@@ -633,7 +633,7 @@ static void check_keys8_tuned(const split_level *v)
             }
             cr_assert_eq(yes, ref_yes);
         }
-    cr_assert_geq(fetch_tune_chosen(&vec, v->loop, 0), 0, "%s: no shape chosen for the queries", v->name);
+    cr_assert_geq(fetch_tune_chosen(&vec, v->loop, TUNE_QUERY), 0, "%s: no shape chosen for the queries", v->name);
     filter_free(&vec);
     filter_free(&one);
     keyset_close(e.ks);

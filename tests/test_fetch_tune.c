@@ -3,20 +3,26 @@
  * than measured: the candidates taken in turn, a call too short left out,
  * the least time a key per candidate kept over the rounds, the choice made
  * after FETCH_TUNE_ROUNDS rounds and kept, inserts and queries and the two
- * loops tuned apart, and no tuning in L2 or under a forced plan or shape.
- * The loops run under the tuning against the reference in test_avx2.c
- * (splitblock_keys8_tuned). */
+ * loops tuned apart, queries of mostly absent and mostly present keys
+ * apart where a loop asks, and no tuning in L2 or under a forced plan or
+ * shape; and the standard layout's batch calls under their tuned plan
+ * against the reference.  The split block loops run under the tuning
+ * against the reference in test_avx2.c (splitblock_keys8_tuned). */
 #include <criterion/criterion.h>
+#include <criterion/logging.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/cache.h"
+#include "base/cpu.h"
+#include "base/hashes.h"
 #include "filter/fetch_tune.h"
 #include "filter/filters.h"
+#include "harness/keys.h"
 
-static const fetch_shape SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_L2};
+static const int SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_L2};
 #define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
-static const fetch_candidates CANDIDATES = {SHAPES, NSHAPES};
+static const tune_choices CANDIDATES = {SHAPES, NSHAPES};
 
 /* A split block filter of four times L2 (and no shape forced by the
  * environment, which the tuning reads once). */
@@ -31,7 +37,7 @@ static void beyond_l2(filter *f)
 static fetch_trial timed_call(const filter *f, tune_loop loop, int insert, size_t keys, double ns_per_key)
 {
     const fetch_trial trial = fetch_tune_begin(f, loop, insert, CANDIDATES, SHAPE_FAR_TWO_STEPS, keys);
-    fetch_tune_end_after(&trial, ns_per_key * (double)keys);
+    fetch_tune_end_after(&trial, 0, ns_per_key * (double)keys);
     return trial;
 }
 
@@ -46,26 +52,26 @@ Test(fetch_tune, rounds_least_and_choice)
         {1.50, 9.00, 1.30}, {1.55, 1.10, 1.30}, {1.60, 1.40, 1.30}, {1.50, 1.45, 1.30}, {1.70, 1.42, 1.31}};
     for (unsigned r = 0; r < FETCH_TUNE_ROUNDS; r++)
         for (unsigned c = 0; c < NSHAPES; c++) {
-            cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, 1), -1, "nothing chosen before the last round ends");
+            cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), -1, "nothing chosen before the last round ends");
             /* a call too short to time, between them: the planned shape, untimed, the turn unmoved */
             const fetch_trial short_call = timed_call(&f, TUNE_LOOP_AVX2, 1, FETCH_TUNE_MIN_KEYS - 1, 100.0);
             cr_assert_eq(short_call.candidate, -1);
-            cr_assert_eq(short_call.shape, SHAPE_FAR_TWO_STEPS);
+            cr_assert_eq(short_call.choice, SHAPE_FAR_TWO_STEPS);
             const fetch_trial trial = timed_call(&f, TUNE_LOOP_AVX2, 1, 2048, NS[r][c]);
             cr_assert_eq(trial.candidate, (int)c, "round %u: candidate %d, not %u", r, trial.candidate, c);
-            cr_assert_eq(trial.shape, SHAPES[c]);
+            cr_assert_eq(trial.choice, SHAPES[c]);
         }
-    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, 1), SHAPE_FROM_RING);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), SHAPE_FROM_RING);
     /* kept: later calls, long or short, run it untimed */
     for (size_t keys = 1; keys < 100000; keys *= 7) {
         const fetch_trial after = timed_call(&f, TUNE_LOOP_AVX2, 1, keys, 0.01);
         cr_assert_eq(after.candidate, -1);
-        cr_assert_eq(after.shape, SHAPE_FROM_RING);
+        cr_assert_eq(after.choice, SHAPE_FROM_RING);
     }
-    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, 1), SHAPE_FROM_RING);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), SHAPE_FROM_RING);
     /* the queries and the other loop tuned apart */
-    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, 0), -1);
-    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX512, 1), -1);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_QUERY), -1);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX512, TUNE_INSERT), -1);
     cr_assert_eq(timed_call(&f, TUNE_LOOP_AVX2, 0, 2048, 1.0).candidate, 0, "the queries' first round begins");
     cr_assert_eq(timed_call(&f, TUNE_LOOP_AVX512, 1, 2048, 1.0).candidate, 0, "the other loop's begins");
     filter_free(&f);
@@ -82,13 +88,13 @@ Test(fetch_tune, judged_by_time_a_key)
             const size_t keys = SHAPES[c] == SHAPE_FAR_L2 ? 4096 : 2048;
             timed_call(&f, TUNE_LOOP_AVX512, 0, keys, SHAPES[c] == SHAPE_FAR_L2 ? 1.2 : 1.5 + 0.1 * c);
         }
-    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX512, 0), SHAPE_FAR_L2);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX512, TUNE_QUERY), SHAPE_FAR_L2);
     filter_free(&f);
 }
 
 /* No tuning where there is nothing to choose: a filter in L2 (no prefetch),
  * a plan forced, a shape forced (which every call then runs), a filter
- * with no tuning state (any layout but split block). */
+ * with no tuning state (any layout but split block and standard). */
 Test(fetch_tune, off_where_nothing_to_choose)
 {
     filter small;
@@ -98,23 +104,23 @@ Test(fetch_tune, off_where_nothing_to_choose)
     beyond_l2(&f);
     for (unsigned i = 0; i < 2 * FETCH_TUNE_ROUNDS * NSHAPES; i++) {
         const fetch_trial in_l2 = timed_call(&small, TUNE_LOOP_AVX2, 1, 2048, 1.0);
-        cr_assert(in_l2.candidate == -1 && in_l2.shape == SHAPE_FAR_TWO_STEPS, "in L2: the planned shape");
+        cr_assert(in_l2.candidate == -1 && in_l2.choice == SHAPE_FAR_TWO_STEPS, "in L2: the planned shape");
         filter_fetch_plan_set(FETCH_WINDOW);
         const fetch_trial planned = timed_call(&f, TUNE_LOOP_AVX2, 1, 2048, 1.0);
-        cr_assert(planned.candidate == -1 && planned.shape == SHAPE_FAR_TWO_STEPS, "a plan forced: its shape");
+        cr_assert(planned.candidate == -1 && planned.choice == SHAPE_FAR_TWO_STEPS, "a plan forced: its shape");
         filter_fetch_plan_set(FETCH_PLAN_CPU);
         fetch_tune_force(SHAPE_FAR_ONE_STEP);
         const fetch_trial forced = timed_call(&f, TUNE_LOOP_AVX2, 1, 2048, 1.0);
-        cr_assert(forced.candidate == -1 && forced.shape == SHAPE_FAR_ONE_STEP, "a shape forced: it");
+        cr_assert(forced.candidate == -1 && forced.choice == SHAPE_FAR_ONE_STEP, "a shape forced: it");
         fetch_tune_force(-1);
     }
-    cr_assert_eq(fetch_tune_chosen(&small, TUNE_LOOP_AVX2, 1), -1);
-    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, 1), -1);
+    cr_assert_eq(fetch_tune_chosen(&small, TUNE_LOOP_AVX2, TUNE_INSERT), -1);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), -1);
     filter plain;
-    cr_assert_eq(filter_init(&plain, LAYOUT_STANDARD, 8 * 4 * cache_l2_bytes(), 7), 0);
+    cr_assert_eq(filter_init(&plain, LAYOUT_BLOCKED512, 8 * 4 * cache_l2_bytes(), 7), 0);
     cr_assert_null(plain.tune);
     cr_assert_eq(timed_call(&plain, TUNE_LOOP_AVX2, 1, 2048, 1.0).candidate, -1);
-    cr_assert_eq(fetch_tune_chosen(&plain, TUNE_LOOP_AVX2, 1), -1);
+    cr_assert_eq(fetch_tune_chosen(&plain, TUNE_LOOP_AVX2, TUNE_INSERT), -1);
     filter_free(&small);
     filter_free(&f);
     filter_free(&plain);
@@ -138,4 +144,113 @@ Test(fetch_tune, shape_names_and_environment)
     cr_assert_eq(fetch_tune_env_check(err, sizeof err), -1);
     cr_assert(strstr(err, "BLOOMLAB_FETCH_SHAPE='far-l3'") != NULL && strstr(err, "far-two-steps") != NULL, "%s", err);
     unsetenv("BLOOMLAB_FETCH_SHAPE");
+}
+
+/* A loop that asks (by_answers: the standard layout's) tunes queries of
+ * mostly absent and of mostly present keys apart: a query is taken for
+ * the kind of the loop's last one, and one whose answers say the other
+ * kind spends its turn without its time kept.  Here candidate 1's absent
+ * calls are slow, and one call taken for absent keys finds them present
+ * and fast (0.1 ns a key): were its time kept, candidate 1 would win. */
+Test(fetch_tune, queries_by_their_answers)
+{
+    filter f;
+    beyond_l2(&f);
+    const int PLANS[] = {FETCH_AHEAD, FETCH_WINDOW};
+    const tune_choices plans = {PLANS, 2};
+    enum { KEYS = 1024 };
+    unsigned absent_calls = 0;
+    while (fetch_tune_chosen(&f, TUNE_STANDARD_AVX2, TUNE_QUERY) < 0) {
+        cr_assert(absent_calls < 4 * FETCH_TUNE_ROUNDS, "the absent keys' tuning ends");
+        const fetch_trial t = tune_begin(&f, TUNE_STANDARD_AVX2, 0, 1, plans, FETCH_PLAN_CPU, KEYS);
+        cr_assert_eq(t.kind, TUNE_QUERY, "after absent keys, a call for absent keys");
+        cr_assert_geq(t.candidate, 0);
+        if (absent_calls == 3) { /* candidate 1's turn: its keys turn out present */
+            cr_assert_eq(t.candidate, 1);
+            fetch_tune_end_after(&t, KEYS, 0.1 * KEYS);
+            const fetch_trial p = tune_begin(&f, TUNE_STANDARD_AVX2, 0, 1, plans, FETCH_PLAN_CPU, KEYS);
+            cr_assert_eq(p.kind, TUNE_QUERY_PRESENT, "after present keys, a call for present keys");
+            cr_assert_eq(p.candidate, 0, "the present keys' own turns");
+            fetch_tune_end_after(&p, 0, 3.0 * KEYS); /* absent again: not kept for present keys */
+        } else {
+            fetch_tune_end_after(&t, 0, (t.candidate == 0 ? 1.0 : 2.0) * KEYS);
+        }
+        absent_calls++;
+    }
+    cr_assert_eq(absent_calls, FETCH_TUNE_ROUNDS * 2);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_STANDARD_AVX2, TUNE_QUERY), FETCH_AHEAD);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_STANDARD_AVX2, TUNE_QUERY_PRESENT), -1);
+    /* the split block's loops do not ask: every query is of one kind */
+    const fetch_trial q = tune_begin(&f, TUNE_LOOP_AVX2, 0, 0, plans, FETCH_PLAN_CPU, KEYS);
+    fetch_tune_end_after(&q, KEYS, 1.0 * KEYS);
+    cr_assert_eq(tune_begin(&f, TUNE_LOOP_AVX2, 0, 0, plans, FETCH_PLAN_CPU, KEYS).kind, TUNE_QUERY);
+    filter_free(&f);
+}
+
+/* The standard layout's batch calls at this CPU's vector level, nothing
+ * forced, on a filter past L2 and within the last-level cache (put at 64
+ * MB), in calls of 1024 keys, more than the tuning's rounds take: the
+ * bits and the answers against the one-key reference, and a plan chosen
+ * for the inserts, the absent keys' queries and the present keys'. */
+Test(fetch_tune, standard_batch_calls_tuned)
+{
+    if (cpu_isa() < ISA_AVX2) {
+        cr_log_info("the standard layout's plans are tuned at the vector levels; this one is portable");
+        return;
+    }
+    unsetenv("BLOOMLAB_FETCH_SHAPE");
+    filter_stage_min_bytes_set(64u << 20);
+    enum { CALL_BATCHES = 32, CALLS = 4 * FETCH_TUNE_ROUNDS + 4 };
+    const uint64_t call_keys = CALL_BATCHES * KEY_BATCH, n = CALLS * call_keys;
+    const tune_loop loop = cpu_isa() >= ISA_AVX512 ? TUNE_STANDARD_AVX512 : TUNE_STANDARD_AVX2;
+    char err[256];
+    hasher h;
+    cr_assert_eq(hasher_resolve("mulx64", &h, err, sizeof err), 0, "%s", err);
+    keyset *ks = keyset_open("random64", err, sizeof err);
+    cr_assert_not_null(ks, "%s", err);
+    const scheme_ctx ctx = {&h, 0x51a9, 0};
+    const filter_ops ops = filter_ops_for(LAYOUT_STANDARD, SCHEME_DOUBLE);
+    key_batch *batches = malloc(CALL_BATCHES * sizeof *batches);
+    unsigned char *answer = malloc(call_keys);
+    cr_assert(batches != NULL && answer != NULL);
+    filter vec, one;
+    const uint64_t m = 8 * 2 * cache_l2_bytes() + 77; /* twice L2 */
+    cr_assert_eq(filter_init(&vec, LAYOUT_STANDARD, m, 7), 0);
+    cr_assert_eq(filter_init(&one, LAYOUT_STANDARD, m, 7), 0);
+    cr_assert(filter_beyond_l2(&vec) && !filter_beyond_llc(&vec) && vec.stage == NULL);
+    for (uint64_t i = 0; i < n; i += call_keys) {
+        for (size_t b = 0; b < CALL_BATCHES; b++) {
+            keyset_fill(ks, ctx.seed, n, KEY_PRESENT, i + b * KEY_BATCH, KEY_BATCH, &batches[b]);
+            for (size_t j = 0; j < KEY_BATCH; j++)
+                filter_insert_one(&one, SCHEME_DOUBLE, &ctx, batches[b].ptr[j], 8, batches[b].id[j]);
+        }
+        ops.insert_many(&vec, &ctx, batches, CALL_BATCHES);
+    }
+    filter_flush(&vec);
+    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "bits differ");
+    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_INSERT), FETCH_AHEAD, "a plan chosen for the inserts");
+    for (int side = 0; side < 2; side++)
+        for (uint64_t i = 0; i < n; i += call_keys) {
+            size_t ref_yes = 0;
+            for (size_t b = 0; b < CALL_BATCHES; b++)
+                keyset_fill(ks, ctx.seed, n, (key_side)side, i + b * KEY_BATCH, KEY_BATCH, &batches[b]);
+            const size_t yes = ops.query_many(&vec, &ctx, batches, CALL_BATCHES, answer);
+            for (size_t t = 0; t < call_keys; t++) {
+                const key_batch *b = &batches[t / KEY_BATCH];
+                const int ref = filter_query_one(&one, SCHEME_DOUBLE, &ctx, b->ptr[t % KEY_BATCH], 8,
+                                                 b->id[t % KEY_BATCH]);
+                ref_yes += (size_t)ref;
+                cr_assert_eq(answer[t], ref, "side %d key %llu", side, (unsigned long long)(i + t));
+            }
+            cr_assert_eq(yes, ref_yes);
+        }
+    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_QUERY), FETCH_AHEAD, "a plan chosen for absent keys");
+    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_QUERY_PRESENT), FETCH_AHEAD, "and for present keys");
+    cr_assert_eq(filter_call_plan_set(FETCH_PLAN_CPU), FETCH_PLAN_CPU, "the thread's plan set back after each call");
+    filter_free(&vec);
+    filter_free(&one);
+    keyset_close(ks);
+    free(batches);
+    free(answer);
+    filter_stage_min_bytes_set(0);
 }

@@ -594,6 +594,10 @@ static const char USAGE[] =
     "queries in phases once the filter outgrows L2);\n"
     "BLOOMLAB_ISA=portable (or avx2, avx512) in the environment caps the\n"
     "vector level, e.g. to time the portable loops on the same machine.\n"
+    "Past L2 each filter's first calls time the split block's fetch shapes\n"
+    "(and a standard filter's fetch plans) and keep the fastest;\n"
+    "BLOOMLAB_FETCH_SHAPE=none|at-hash|from-ring|far-one-step|far-two-steps|far-l2\n"
+    "forces one split block shape, to time it alone.\n"
     "The CSV's '# loops:' line and the table's first line say which ran.\n";
 
 /* One --filter's list: its layouts join those of earlier ones (the first

@@ -1124,7 +1124,7 @@ static int split_query_hash(const filter *f, uint64_t h)
 FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
 
 /* The shapes avx2.c's loop is tuned over (fetch_tune.c) beyond L2. */
-static const fetch_shape SPLIT_SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS,
+static const int SPLIT_SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS,
                                            SHAPE_FAR_L2};
 
 /* One hash's loops, stamped per fetch shape and, for a query, with and
@@ -1137,10 +1137,10 @@ LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const k
     uint64_t *const w = f->words;
     const uint64_t nb = f->blocks;
     const fetch_trial trial =
-        fetch_tune_begin(f, TUNE_LOOP_AVX2, insert, (fetch_candidates){SPLIT_SHAPES, sizeof SPLIT_SHAPES / sizeof *SPLIT_SHAPES},
+        fetch_tune_begin(f, TUNE_LOOP_AVX2, insert, (tune_choices){SPLIT_SHAPES, sizeof SPLIT_SHAPES / sizeof *SPLIT_SHAPES},
                          filter_fetch_shape(f, filter_fetch_plan()), key_batches_keys(batches, count));
     size_t yes;
-    switch (trial.shape) {
+    switch ((fetch_shape)trial.choice) {
     case SHAPE_AT_HASH:
         yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_AT_HASH);
         break;
@@ -1159,7 +1159,7 @@ LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const k
     default:
         yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_NONE);
     }
-    fetch_tune_end(&trial);
+    fetch_tune_end(&trial, yes);
     return yes;
 }
 

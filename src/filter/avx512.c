@@ -1068,7 +1068,7 @@ LOOP size_t sb_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t
 /* The shapes the loop is tuned over beyond L2 (fetch_tune.c): it has no
  * SHAPE_AT_HASH, whose prefetch as a key is hashed is SHAPE_FAR_ONE_STEP's
  * on a shorter ring. */
-static const fetch_shape SB_SHAPES[] = {SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2};
+static const int SB_SHAPES[] = {SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2};
 
 /* The loop for the filter's size: the shape the filter's tuning gives
  * (fetch_tune.c), or, where there is none, up to the last-level cache the
@@ -1084,11 +1084,11 @@ LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     const fetch_trial trial = fetch_tune_begin(
-        f, TUNE_LOOP_AVX512, insert, (fetch_candidates){SB_SHAPES, sizeof SB_SHAPES / sizeof *SB_SHAPES},
+        f, TUNE_LOOP_AVX512, insert, (tune_choices){SB_SHAPES, sizeof SB_SHAPES / sizeof *SB_SHAPES},
         filter_fetch_shape(f, filter_beyond_llc(f) ? filter_fetch_plan() : FETCH_WINDOW),
         key_batches_keys(batches, count));
     size_t yes;
-    switch (trial.shape) {
+    switch ((fetch_shape)trial.choice) {
     case SHAPE_FAR_ONE_STEP:
         yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_ONE_STEP);
         break;
@@ -1104,7 +1104,7 @@ LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_
     default: /* SHAPE_NONE: up to the last-level cache the window plan gives no other */
         yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_NONE);
     }
-    fetch_tune_end(&trial);
+    fetch_tune_end(&trial, yes);
     return yes;
 }
 

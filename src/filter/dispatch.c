@@ -440,7 +440,9 @@ static query_run register64_multiply_query_run_avx2(const filter *f)
     VECTOR_OPS(blocked512, isa, LEVEL, 0)                                                                    \
     VECTOR_OPS(register64, isa, LEVEL, 0)
 
-VECTOR_OPS(standard, avx512, ISA_AVX512, 0)
+static run_insert_fn standard_insert_run_avx512_planned(const filter *f) { return standard_insert_run_avx512(f); }
+static query_run standard_query_run_avx512_planned(const filter *f) { return standard_query_run_avx512(f); }
+VECTOR_OPS(standard, avx512_planned, ISA_AVX512, 0)
 VECTOR_LEVEL(avx512, ISA_AVX512)
 VECTOR_LEVEL(avx2, ISA_AVX2)
 VECTOR_OPS_OVER(blocked512_multiply, blocked512_multiply, avx512, ISA_AVX512, 0)
@@ -493,8 +495,68 @@ static void insert_standard_avx2(filter *f, const scheme_ctx *ctx, const key_bat
     else
         insert_many_standard_avx2(f, ctx, b, 1);
 }
+
+/* ---- the standard layout's batch calls under their filter's plan -------- */
+
+/* The fetch plans a standard filter's batch calls are timed under
+ * (fetch_tune.c) where the plan decides how they fetch: past L2 and up to
+ * the last-level cache (beyond it every plan prefetches, and the inserts
+ * are staged).  Elsewhere, and once or where untuned, the core's plan. */
+static const int STANDARD_PLANS[] = {FETCH_AHEAD, FETCH_WINDOW};
+
+typedef void insert_many_fn(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
+
+static fetch_trial standard_call_begin(const filter *f, tune_loop loop, int insert, const key_batch *b, size_t n)
+{
+    if (filter_beyond_llc(f))
+        return (fetch_trial){.choice = FETCH_PLAN_CPU, .candidate = -1};
+    return tune_begin(f, loop, insert, 1, (tune_choices){STANDARD_PLANS, 2}, FETCH_PLAN_CPU, key_batches_keys(b, n));
+}
+
+static void standard_insert_planned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n, tune_loop loop,
+                                    insert_many_fn *insert_many)
+{
+    const fetch_trial trial = standard_call_begin(f, loop, 1, b, n);
+    const fetch_plan was = filter_call_plan_set((fetch_plan)trial.choice);
+    insert_many(f, ctx, b, n);
+    filter_call_plan_set(was);
+    fetch_tune_end(&trial, 0);
+}
+
+static size_t standard_query_planned(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n,
+                                     unsigned char *answers, tune_loop loop, query_many_fn *query_many)
+{
+    const fetch_trial trial = standard_call_begin(f, loop, 0, b, n);
+    const fetch_plan was = filter_call_plan_set((fetch_plan)trial.choice);
+    const size_t yes = query_many(f, ctx, b, n, answers);
+    filter_call_plan_set(was);
+    fetch_tune_end(&trial, yes);
+    return yes;
+}
+
+static void insert_many_standard_avx2_tuned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    standard_insert_planned(f, ctx, b, n, TUNE_STANDARD_AVX2, insert_many_standard_avx2);
+}
+static size_t query_many_standard_avx2_tuned(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n,
+                                             unsigned char *answers)
+{
+    return standard_query_planned(f, ctx, b, n, answers, TUNE_STANDARD_AVX2, query_many_standard_avx2_hashed);
+}
+static void insert_many_standard_avx512_tuned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    standard_insert_planned(f, ctx, b, n, TUNE_STANDARD_AVX512, insert_many_standard_avx512_planned);
+}
+static size_t query_many_standard_avx512_tuned(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n,
+                                               unsigned char *answers)
+{
+    return standard_query_planned(f, ctx, b, n, answers, TUNE_STANDARD_AVX512, query_many_standard_avx512_planned);
+}
+
 const filter_ops loops_standard_avx2 = {insert_standard_avx2, query_standard_avx2_hashed, NULL,
-                                        insert_many_standard_avx2, query_many_standard_avx2_hashed};
+                                        insert_many_standard_avx2_tuned, query_many_standard_avx2_tuned};
+const filter_ops loops_standard_avx512 = {insert_standard_avx512_planned, query_standard_avx512_planned, NULL,
+                                          insert_many_standard_avx512_tuned, query_many_standard_avx512_tuned};
 
 /* The split block at each level: xxh3_64 or mulx64 on 8-byte keys hashed
  * in the loop, one pass (avx2.h's four keys a step, avx512.h's eight); any
@@ -628,6 +690,7 @@ const char *filter_ops_description(void)
         snprintf(text + at, sizeof text - at, "; split block fetch plan%s: %s",
                  level == ISA_AVX2 ? "" : " beyond the last-level cache", fetch_plan_name(filter_fetch_plan()));
     else
-        snprintf(text + at, sizeof text - at, "; split block fetch: the fastest shape timed on each filter's calls");
+        snprintf(text + at, sizeof text - at,
+                 "; split block fetch shape and standard fetch plan: the fastest timed on each filter's calls");
     return text;
 }

@@ -1,32 +1,39 @@
-/* fetch_tune.c -- which fetch shape (filters.h's fetch_shape) a split block
- * filter's vector loops use, found by timing the shapes on the filter's
- * own calls.
+/* fetch_tune.c -- how a filter's vector loops fetch beyond L2, found by
+ * timing the candidates on the filter's own calls: the split block's fetch
+ * shape (filters.h's fetch_shape), the standard layout's fetch plan
+ * (filters.h's fetch_plan: one pass or prefetched batches, and whether
+ * phased queries prefetch).
  *
- * WHY TIME THEM.  A split block key costs one random 32-byte block, so
- * beyond L2 a loop's speed is how well its prefetches hide where that
- * block comes from: the last-level cache (a miss the out-of-order window
- * can overlap, where an early prefetch only costs instructions) or DRAM (a
- * miss to start a ring of keys ahead, into L2 first).  The plan by core
- * (filter_fetch_plan) guesses both from the CPU family and the cache sizes
- * the machine reports, and both guesses failed on the machines measured:
- * the best shape changed with each core (Zen 3, Zen 4, Zen 5, an Intel
- * Xeon), and a guest on a Zen 4 whose L3 reads 32 MB (sysfs, CPUID) held
- * only 4-5 MB of it, so a 13 MB filter came from DRAM under the shape
- * chosen for the last-level cache (docs/PERFORMANCE.md, session 25).  What
- * the host lends a process is not written anywhere it can read; the time
- * of its own calls is.
+ * WHY TIME THEM.  Beyond L2 a key's lines come from the last-level cache
+ * (a miss the out-of-order window can overlap, where an early prefetch
+ * only costs instructions) or from DRAM (a miss to start a ring of keys
+ * ahead, into L2 first), and a loop's speed is how well its prefetches
+ * fit which.  The plan by core (filter_fetch_plan) guesses both from the
+ * CPU family and the cache sizes the machine reports, and both guesses
+ * failed on the machines measured: the best shape changed with each core
+ * (Zen 3, Zen 4, Zen 5, an Intel Xeon), and a guest on a Zen 4 whose L3
+ * reads 32 MB (sysfs, CPUID) held only 4-5 MB of it, so a 13 MB filter
+ * came from DRAM under the shape chosen for the last-level cache, and a
+ * 1.3 MB standard filter ran its queries twice as slow under the core's
+ * plan as under the other (docs/PERFORMANCE.md, sessions 25 and 26).
+ * What the host lends a process is not written anywhere it can read; the
+ * time of its own calls is.
  *
- * HOW.  A filter keeps, per loop (avx2.c's, avx512.c's) and per operation
- * (inserts, queries), the least time a key each candidate shape took.  Its
- * calls of at least FETCH_TUNE_MIN_KEYS keys take the candidates in turn
- * (call j the candidate j mod C of C), each call timed, until
- * FETCH_TUNE_ROUNDS rounds of all C are timed; from then on every call
- * runs the candidate of least time.  Round-robin puts the candidates side
- * by side through the same stretch of the host's load (the rule the
- * benchmarks follow: interleaved, the least of each); the least of five
- * drops a call that a preemption or a neighbour's burst slowed.  The first
- * 5 C timed calls (with C = 4 and calls of 2048 keys, 40 960 keys) are
- * the whole cost: a worse candidate's extra time on them.
+ * HOW.  A filter keeps, per loop and per kind of call (inserts; queries,
+ * or, for the standard layout, queries of mostly absent and of mostly
+ * present keys apart, each call's kind guessed from the loop's last
+ * query and checked by its answers), the least time a key each candidate
+ * took.  Its calls of at least FETCH_TUNE_MIN_KEYS keys take the
+ * candidates in turn (call j the candidate j mod C of C), each call timed,
+ * until FETCH_TUNE_ROUNDS rounds of all C are timed; from then on every
+ * call of that kind runs the candidate of least time.  Round-robin puts
+ * the candidates side by side through the same stretch of the host's load
+ * (the rule the benchmarks follow: interleaved, the least of each); the
+ * least of five drops a call that a preemption or a neighbour's burst
+ * slowed.  The first 5 C timed calls (C = 5 split block shapes and calls
+ * of 2048 keys: 51 200 keys) are the whole cost: a worse candidate's extra
+ * time on them.  A shape or plan changes how a loop fetches, never which
+ * bits it sets: the tuning changes speed, never a result.
  *
  * Threads may share a filter (queries take it const): the state is
  * atomic, relaxed, and a race costs at most a timing (two calls timing
@@ -48,12 +55,13 @@
 struct fetch_tune_slot {
     atomic_uint started;  /* timed calls begun */
     atomic_uint finished; /* timed calls ended */
-    atomic_int chosen;    /* the chosen shape + 1; 0 while tuning */
+    atomic_int chosen;    /* the chosen value + 1; 0 while tuning */
     atomic_uint_least64_t least_ps[FETCH_TUNE_SHAPES_MAX]; /* least picoseconds a key per candidate; 0: none */
 };
 
 struct fetch_tune {
-    struct fetch_tune_slot slot[TUNE_LOOPS][2]; /* [loop][insert] */
+    struct fetch_tune_slot slot[TUNE_LOOPS][TUNE_KINDS];
+    atomic_int last_present[TUNE_LOOPS]; /* 1: a loop's last query call had mostly present keys */
 };
 
 struct fetch_tune *fetch_tune_new(void) { return calloc(1, sizeof(struct fetch_tune)); }
@@ -65,11 +73,6 @@ static double now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
-}
-
-static struct fetch_tune_slot *tune_slot(const filter *f, tune_loop loop, int insert)
-{
-    return &f->tune->slot[loop][insert != 0];
 }
 
 static const char *const SHAPE_NAMES[] = {
@@ -126,78 +129,105 @@ int fetch_tune_env_check(char *err, size_t err_size)
     return -1;
 }
 
-fetch_trial fetch_tune_begin(const filter *f, tune_loop loop, int insert, fetch_candidates candidates,
-                             fetch_shape planned, size_t keys)
+/* The kind of a call about to run: an insert, or a query of the kind of
+ * the loop's last one (by_answers). */
+static tune_kind kind_ahead(const struct fetch_tune *t, tune_loop loop, int insert, int by_answers)
 {
-    fetch_trial trial = {.shape = planned, .candidate = -1, .candidates = candidates};
-    const int forced = fetch_tune_forced();
-    if (forced >= 0) {
-        trial.shape = (fetch_shape)forced;
+    if (insert)
+        return TUNE_INSERT;
+    return by_answers && atomic_load_explicit(&t->last_present[loop], memory_order_relaxed) ? TUNE_QUERY_PRESENT
+                                                                                              : TUNE_QUERY;
+}
+
+fetch_trial tune_begin(const filter *f, tune_loop loop, int insert, int by_answers, tune_choices choices,
+                       int fallback, size_t keys)
+{
+    fetch_trial trial = {.choice = fallback, .candidate = -1, .kind = insert ? TUNE_INSERT : TUNE_QUERY,
+                         .choices = choices, .tune = f->tune, .loop = loop, .by_answers = by_answers, .keys = keys};
+    if (f->tune == NULL || filter_fetch_plan_forced() || !filter_beyond_l2(f) || choices.count == 0)
         return trial;
-    }
-    if (f->tune == NULL || filter_fetch_plan_forced() || !filter_beyond_l2(f) || candidates.count == 0)
-        return trial;
-    struct fetch_tune_slot *slot = tune_slot(f, loop, insert);
+    trial.kind = kind_ahead(f->tune, loop, insert, by_answers);
+    struct fetch_tune_slot *slot = &f->tune->slot[loop][trial.kind];
     const int chosen = atomic_load_explicit(&slot->chosen, memory_order_relaxed);
     if (chosen != 0) {
-        trial.shape = (fetch_shape)(chosen - 1);
+        trial.choice = chosen - 1;
         return trial;
     }
     if (keys < FETCH_TUNE_MIN_KEYS)
         return trial;
     const unsigned call = atomic_fetch_add_explicit(&slot->started, 1, memory_order_relaxed);
-    if (call >= FETCH_TUNE_ROUNDS * candidates.count) /* the last timed calls run elsewhere */
+    if (call >= FETCH_TUNE_ROUNDS * choices.count) /* the last timed calls run elsewhere */
         return trial;
-    trial.candidate = (int)(call % candidates.count);
-    trial.shape = candidates.shapes[trial.candidate];
-    trial.keys = keys;
-    trial.slot = slot;
+    trial.candidate = (int)(call % choices.count);
+    trial.choice = choices.values[trial.candidate];
     trial.started_ns = now_ns();
     return trial;
 }
 
+fetch_trial fetch_tune_begin(const filter *f, tune_loop loop, int insert, tune_choices shapes, fetch_shape planned,
+                             size_t keys)
+{
+    const int forced = fetch_tune_forced();
+    if (forced >= 0)
+        return (fetch_trial){.choice = forced, .candidate = -1};
+    return tune_begin(f, loop, insert, 0, shapes, (int)planned, keys);
+}
+
 /* The candidate of least time a key (the first of equals). */
-static fetch_shape least_shape(struct fetch_tune_slot *slot, fetch_candidates candidates)
+static int least_choice(struct fetch_tune_slot *slot, tune_choices choices)
 {
     unsigned best = 0;
     uint_least64_t best_ps = UINT64_MAX;
-    for (unsigned c = 0; c < candidates.count; c++) {
+    for (unsigned c = 0; c < choices.count; c++) {
         const uint_least64_t ps = atomic_load_explicit(&slot->least_ps[c], memory_order_relaxed);
         if (ps != 0 && ps < best_ps) {
             best_ps = ps;
             best = c;
         }
     }
-    return candidates.shapes[best];
+    return choices.values[best];
 }
 
-void fetch_tune_end_after(const fetch_trial *trial, double elapsed_ns)
+/* A timed call's time a key kept where it is the candidate's least. */
+static void keep_least(atomic_uint_least64_t *least, double elapsed_ns, size_t keys)
 {
-    if (trial->candidate < 0)
-        return;
-    struct fetch_tune_slot *slot = trial->slot;
-    double ps = 1000.0 * elapsed_ns / (double)trial->keys;
+    const double ps = 1000.0 * elapsed_ns / (double)keys;
     const uint_least64_t took = ps < 1.0 ? 1 : ps > 1e18 ? (uint_least64_t)1e18 : (uint_least64_t)ps;
-    atomic_uint_least64_t *least = &slot->least_ps[trial->candidate];
     uint_least64_t was = atomic_load_explicit(least, memory_order_relaxed);
     while ((was == 0 || took < was) &&
            !atomic_compare_exchange_weak_explicit(least, &was, took, memory_order_relaxed, memory_order_relaxed))
         ;
-    const unsigned done = atomic_fetch_add_explicit(&slot->finished, 1, memory_order_relaxed) + 1;
-    if (done == FETCH_TUNE_ROUNDS * trial->candidates.count)
-        atomic_store_explicit(&slot->chosen, (int)least_shape(slot, trial->candidates) + 1, memory_order_relaxed);
 }
 
-void fetch_tune_end(const fetch_trial *trial)
+void fetch_tune_end_after(const fetch_trial *trial, size_t yes, double elapsed_ns)
 {
-    if (trial->candidate >= 0)
-        fetch_tune_end_after(trial, now_ns() - trial->started_ns);
+    if (trial->tune == NULL)
+        return;
+    int keep = trial->candidate >= 0;
+    if (trial->by_answers && trial->kind != TUNE_INSERT) { /* the kind its answers give, for the next query */
+        const int present = filter_mostly_present(yes, trial->keys);
+        atomic_store_explicit(&trial->tune->last_present[trial->loop], present, memory_order_relaxed);
+        /* a call taken for the other kind: its turn spent, its time not kept */
+        keep = keep && (present ? TUNE_QUERY_PRESENT : TUNE_QUERY) == trial->kind;
+    }
+    if (trial->candidate < 0)
+        return;
+    struct fetch_tune_slot *slot = &trial->tune->slot[trial->loop][trial->kind];
+    if (keep)
+        keep_least(&slot->least_ps[trial->candidate], elapsed_ns, trial->keys);
+    const unsigned done = atomic_fetch_add_explicit(&slot->finished, 1, memory_order_relaxed) + 1;
+    if (done == FETCH_TUNE_ROUNDS * trial->choices.count)
+        atomic_store_explicit(&slot->chosen, least_choice(slot, trial->choices) + 1, memory_order_relaxed);
 }
 
-int fetch_tune_chosen(const filter *f, tune_loop loop, int insert)
+void fetch_tune_end(const fetch_trial *trial, size_t yes)
+{
+    fetch_tune_end_after(trial, yes, trial->candidate >= 0 ? now_ns() - trial->started_ns : 0);
+}
+
+int fetch_tune_chosen(const filter *f, tune_loop loop, tune_kind kind)
 {
     if (f->tune == NULL)
         return -1;
-    const int chosen = atomic_load_explicit(&tune_slot(f, loop, insert)->chosen, memory_order_relaxed);
-    return chosen - 1;
+    return atomic_load_explicit(&f->tune->slot[loop][kind].chosen, memory_order_relaxed) - 1;
 }

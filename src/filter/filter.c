@@ -31,7 +31,7 @@ int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k)
         madvise(mem, bytes, MADV_HUGEPAGE);
     f->words = mem;
     f->stage = filter_stages(layout, m, bytes) ? stage_new(m) : NULL; /* none: inserts go straight */
-    f->tune = layout == LAYOUT_SPLITBLOCK ? fetch_tune_new() : NULL; /* none: fetched by the plan */
+    f->tune = layout == LAYOUT_SPLITBLOCK || layout == LAYOUT_STANDARD ? fetch_tune_new() : NULL; /* none: by the plan */
     for (unsigned i = 0; i <= k && i <= FILTER_K_MAX; i++)
         f->slice_start[i] = (uint64_t)(((pcg_u128)m * i) / k);
     filter_clear(f);
@@ -177,11 +177,23 @@ int filter_standard_one_pass(const filter *f, fetch_plan plan)
 }
 
 static fetch_plan forced_plan = FETCH_PLAN_CPU;
+/* The plan of the call this thread runs, where its filter's tuning gave
+ * one (filter_call_plan_set). */
+static _Thread_local fetch_plan call_plan = FETCH_PLAN_CPU;
+
+fetch_plan filter_call_plan_set(fetch_plan plan)
+{
+    const fetch_plan was = call_plan;
+    call_plan = plan;
+    return was;
+}
 
 fetch_plan filter_fetch_plan(void)
 {
     if (forced_plan != FETCH_PLAN_CPU)
         return forced_plan;
+    if (call_plan != FETCH_PLAN_CPU)
+        return call_plan;
     /* Racing threads store the same value: cpuid has no side effects. */
     static volatile int core_plan = FETCH_PLAN_CPU;
     if (core_plan == FETCH_PLAN_CPU)

@@ -158,10 +158,12 @@ int filter_beyond_llc(const filter *f);
 /* How the AVX2 split block loop brings a key's block near before its bits
  * are set or tested, by what each core was measured to do best
  * (docs/PERFORMANCE.md); the standard layout's loops follow it too.  The
- * split block loops now time the shapes on each filter's calls instead
- * (fetch_tune.c: the best plan changed with every core measured, and a
- * guest's cache was smaller than its reported one) and follow the plan
- * only where it is forced or the filter has no tuning.  FETCH_AHEAD: a prefetch into L1 as the key is
+ * split block loops now time the shapes on each filter's calls instead,
+ * and a standard filter's batch calls the two plans (fetch_tune.c: the
+ * best plan changed with every core measured, and a guest's cache was
+ * smaller than its reported one); the core's plan rules where one is not
+ * timed (a call of one batch, the portable level, a filter untuned).
+ * FETCH_AHEAD: a prefetch into L1 as the key is
  * hashed once the filter is beyond L2, and beyond the last-level cache two
  * steps (into L2 128 keys ahead, into L1 32 keys ahead); the faster way on
  * Zen 3 and the Intel Xeon of earlier sessions, whose windows did not
@@ -182,6 +184,11 @@ typedef enum { FETCH_PLAN_CPU, FETCH_AHEAD, FETCH_WINDOW } fetch_plan;
 fetch_plan filter_fetch_plan(void);
 void filter_fetch_plan_set(fetch_plan plan);
 int filter_fetch_plan_forced(void); /* 1 while filter_fetch_plan_set forces a plan */
+/* The plan filter_fetch_plan gives this thread (unless one is forced)
+ * until set back: a standard filter's batch call under the plan its
+ * tuning chose or is timing (dispatch.c, fetch_tune.c); FETCH_PLAN_CPU,
+ * the core's.  Returns the plan it replaces. */
+fetch_plan filter_call_plan_set(fetch_plan plan);
 const char *fetch_plan_name(fetch_plan plan);
 
 /* How a split block loop brings a key's block near before its work, by a
