@@ -585,29 +585,34 @@ Test(avx2, splitblock_mulx64_carries)
 }
 
 /* The tuning (fetch_tune.c), nothing forced, at each level this CPU runs:
- * a filter past L2 filled and asked in calls of 1024 keys, more calls than
- * FETCH_TUNE_ROUNDS rounds of any loop's candidates take, so that each
+ * a filter past L2 filled and asked in calls of 512 keys, more calls than
+ * its warming and FETCH_TUNE_ROUNDS rounds of any loop's candidates take
+ * (and its queries fewer than its settling), so that each
  * candidate shape runs (the rounds take them in turn) and then the one
  * chosen; the bits and the answers against the reference, and a shape
  * chosen for the inserts and for the queries (none before). */
 static void check_keys8_tuned(const split_level *v)
 {
-    enum { CALL_BATCHES = 32, CALLS = FETCH_TUNE_ROUNDS * FETCH_TUNE_SHAPES_MAX + 10 };
+    enum { CALL_BATCHES = FETCH_TUNE_MIN_KEYS / KEY_BATCH, CALL_KEYS = CALL_BATCHES * KEY_BATCH };
     unsetenv("BLOOMLAB_FETCH_SHAPE"); /* nothing forced (read once, at the first call) */
-    _Static_assert(CALL_BATCHES * KEY_BATCH >= FETCH_TUNE_MIN_KEYS, "each call long enough to be timed");
-    const uint64_t n = (uint64_t)CALLS * CALL_BATCHES * KEY_BATCH;
+    _Static_assert(CALL_KEYS >= FETCH_TUNE_MIN_KEYS, "each call long enough to be timed");
+    const uint64_t l2 = cache_l2_bytes(), m = 256 * ((l2 > (1u << 20) ? l2 : 1u << 20) / 32 + 7); /* past L2 */
+    /* the calls that warm the filter (fetch_tune.c), then the rounds and some; all three passes short of its
+     * settling, which would tune the queries again */
+    const uint64_t calls = FETCH_TUNE_WARM_LINES * (m / 512) / CALL_KEYS + FETCH_TUNE_ROUNDS * FETCH_TUNE_SHAPES_MAX + 10;
+    const uint64_t n = calls * CALL_KEYS;
+    cr_assert_lt(3 * n, FETCH_TUNE_SETTLED_LINES * (m / 512), "the three passes short of settling");
     key_batch *batches = malloc(CALL_BATCHES * sizeof *batches);
     unsigned char *answer = malloc(CALL_BATCHES * KEY_BATCH);
     cr_assert(batches != NULL && answer != NULL);
     env e;
     env_open(&e, "mulx64", 0x7e7e);
     filter vec, one;
-    const uint64_t m = 256 * (4 * cache_l2_bytes() / 32 + 7); /* four times L2 and a little */
     cr_assert_eq(filter_init(&vec, LAYOUT_SPLITBLOCK, m, 8), 0);
     cr_assert_eq(filter_init(&one, LAYOUT_SPLITBLOCK, m, 8), 0);
     cr_assert(filter_beyond_l2(&vec));
     cr_assert_eq(fetch_tune_chosen(&vec, v->loop, TUNE_INSERT), -1, "%s: nothing chosen before a call", v->name);
-    for (uint64_t i = 0; i < n; i += CALL_BATCHES * KEY_BATCH) {
+    for (uint64_t i = 0; i < n; i += CALL_KEYS) {
         for (size_t b = 0; b < CALL_BATCHES; b++) {
             keyset_fill(e.ks, e.ctx.seed, n, KEY_PRESENT, i + b * KEY_BATCH, KEY_BATCH, &batches[b]);
             for (size_t j = 0; j < KEY_BATCH; j++)
@@ -619,7 +624,7 @@ static void check_keys8_tuned(const split_level *v)
     cr_assert_geq(fetch_tune_chosen(&vec, v->loop, TUNE_INSERT), 0, "%s: no shape chosen for the inserts", v->name);
     cr_assert_eq(fetch_tune_chosen(&vec, v->loop, TUNE_QUERY), -1, "%s: the queries tuned apart", v->name);
     for (int side = 0; side < 2; side++)
-        for (uint64_t i = 0; i < n; i += CALL_BATCHES * KEY_BATCH) {
+        for (uint64_t i = 0; i < n; i += CALL_KEYS) {
             size_t ref_yes = 0;
             for (size_t b = 0; b < CALL_BATCHES; b++)
                 keyset_fill(e.ks, e.ctx.seed, n, (key_side)side, i + b * KEY_BATCH, KEY_BATCH, &batches[b]);

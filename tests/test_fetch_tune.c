@@ -1,13 +1,15 @@
 /* test_fetch_tune.c -- the split block loops' fetch tuning (fetch_tune.c)
  * by its rules, with the calls' times given (fetch_tune_end_after) rather
- * than measured: the candidates taken in turn, a call too short left out,
- * the least time a key per candidate kept over the rounds, the choice made
- * after FETCH_TUNE_ROUNDS rounds and kept, inserts and queries and the two
- * loops tuned apart, queries of mostly absent and mostly present keys
- * apart where a loop asks, and no tuning in L2 or under a forced plan or
- * shape; and the standard layout's batch calls under their tuned plan
- * against the reference.  The split block loops run under the tuning
- * against the reference in test_avx2.c (splitblock_keys8_tuned). */
+ * than measured: no call timed before the filter is warm; the candidates
+ * taken in turn, a call too short left out; the least time a key per
+ * candidate kept over the rounds; the choice made after FETCH_TUNE_ROUNDS
+ * rounds and kept (made again, once, when the filter has settled, where it
+ * was made before); inserts and queries and the loops tuned apart, and
+ * queries of mostly absent and mostly present keys where a loop asks; no
+ * tuning in L2 or under a forced plan or shape; and the standard layout's
+ * batch calls under their tuned plan against the reference.  The split
+ * block loops run under the tuning against the reference in test_avx2.c
+ * (splitblock_keys8_tuned). */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <stdlib.h>
@@ -24,13 +26,28 @@ static const int SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_L2};
 #define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
 static const tune_choices CANDIDATES = {SHAPES, NSHAPES};
 
-/* A split block filter of four times L2 (and no shape forced by the
- * environment, which the tuning reads once). */
+/* A filter's lines, its warming's keys and its settling's (fetch_tune.c). */
+static uint64_t lines_of(const filter *f) { return f->word_count / 8; }
+static uint64_t warm_keys(const filter *f) { return FETCH_TUNE_WARM_LINES * lines_of(f); }
+static uint64_t settled_keys(const filter *f) { return FETCH_TUNE_SETTLED_LINES * lines_of(f); }
+
+/* Keys one short of the filter's warming gone by, in one call: not timed. */
+static void warm_up(const filter *f)
+{
+    const int NONE[] = {SHAPE_NONE};
+    const fetch_trial t = tune_begin(f, TUNE_LOOP_AVX2, 1, 0, (tune_choices){NONE, 1}, SHAPE_NONE, warm_keys(f) - 1);
+    cr_assert_eq(t.candidate, -1, "a call before the filter is warm is not timed");
+    fetch_tune_end_after(&t, 0, 1.0);
+}
+
+/* A split block filter of four times L2, warm but for one key (and no
+ * shape forced by the environment, which the tuning reads once). */
 static void beyond_l2(filter *f)
 {
     unsetenv("BLOOMLAB_FETCH_SHAPE");
     cr_assert_eq(filter_init(f, LAYOUT_SPLITBLOCK, 256 * (4 * cache_l2_bytes() / 32), 8), 0);
     cr_assert(filter_beyond_l2(f));
+    warm_up(f);
 }
 
 /* A timed call of `keys` keys that took ns_per_key a key; returns its trial. */
@@ -74,6 +91,38 @@ Test(fetch_tune, rounds_least_and_choice)
     cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX512, TUNE_INSERT), -1);
     cr_assert_eq(timed_call(&f, TUNE_LOOP_AVX2, 0, 2048, 1.0).candidate, 0, "the queries' first round begins");
     cr_assert_eq(timed_call(&f, TUNE_LOOP_AVX512, 1, 2048, 1.0).candidate, 0, "the other loop's begins");
+    filter_free(&f);
+}
+
+/* A choice made before the filter settled is made again, once, when keys
+ * FETCH_TUNE_SETTLED_LINES times its lines have gone by: candidate 0 is
+ * fastest early, candidate 2 after; a choice made after settling stands. */
+Test(fetch_tune, chosen_again_once_settled)
+{
+    filter f;
+    beyond_l2(&f);
+    uint64_t seen = warm_keys(&f) - 1;
+    for (unsigned i = 0; i < FETCH_TUNE_ROUNDS * NSHAPES; i++, seen += 2048)
+        timed_call(&f, TUNE_LOOP_AVX2, 1, 2048, i % NSHAPES == 0 ? 1.0 : 2.0);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), SHAPES[0]);
+    /* untimed calls up to one key short of settling: the choice holds */
+    const fetch_trial before = timed_call(&f, TUNE_LOOP_AVX2, 1, settled_keys(&f) - seen - 1, 5.0);
+    cr_assert(before.candidate == -1 && before.choice == SHAPES[0]);
+    seen = settled_keys(&f) - 1;
+    for (unsigned i = 0; i < FETCH_TUNE_ROUNDS * NSHAPES; i++) {
+        const fetch_trial t = timed_call(&f, TUNE_LOOP_AVX2, 1, 2048, i % NSHAPES == 2 ? 1.0 : 2.0);
+        cr_assert_eq(t.candidate, (int)(i % NSHAPES), "settled: the rounds again, from the first candidate");
+    }
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), SHAPES[2]);
+    for (unsigned i = 0; i < 4 * FETCH_TUNE_ROUNDS * NSHAPES; i++) {
+        const fetch_trial t = timed_call(&f, TUNE_LOOP_AVX2, 1, 2048, 1.0);
+        cr_assert(t.candidate == -1 && t.choice == SHAPES[2], "made once settled: it stands");
+    }
+    /* the queries, first tuned after settling, are not tuned again */
+    for (unsigned i = 0; i < FETCH_TUNE_ROUNDS * NSHAPES; i++)
+        timed_call(&f, TUNE_LOOP_AVX2, 0, 2048, i % NSHAPES == 1 ? 1.0 : 2.0);
+    cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_QUERY), SHAPES[1]);
+    cr_assert_eq(timed_call(&f, TUNE_LOOP_AVX2, 0, 2048, 1.0).candidate, -1);
     filter_free(&f);
 }
 
@@ -200,8 +249,12 @@ Test(fetch_tune, standard_batch_calls_tuned)
     }
     unsetenv("BLOOMLAB_FETCH_SHAPE");
     filter_stage_min_bytes_set(64u << 20);
-    enum { CALL_BATCHES = 32, CALLS = 4 * FETCH_TUNE_ROUNDS + 4 };
-    const uint64_t call_keys = CALL_BATCHES * KEY_BATCH, n = CALLS * call_keys;
+    enum { CALL_BATCHES = 32 };
+    const uint64_t m = 8 * 2 * cache_l2_bytes() + 77; /* twice L2 */
+    /* warming the filter (fetch_tune.c), then the rounds of each kind and some */
+    const uint64_t call_keys = CALL_BATCHES * KEY_BATCH,
+                   n = (FETCH_TUNE_WARM_LINES * (m / 512) / call_keys + 4 * FETCH_TUNE_ROUNDS + 4) * call_keys;
+    cr_assert_lt(3 * n, FETCH_TUNE_SETTLED_LINES * (m / 512), "the three passes short of settling");
     const tune_loop loop = cpu_isa() >= ISA_AVX512 ? TUNE_STANDARD_AVX512 : TUNE_STANDARD_AVX2;
     char err[256];
     hasher h;
@@ -214,7 +267,6 @@ Test(fetch_tune, standard_batch_calls_tuned)
     unsigned char *answer = malloc(call_keys);
     cr_assert(batches != NULL && answer != NULL);
     filter vec, one;
-    const uint64_t m = 8 * 2 * cache_l2_bytes() + 77; /* twice L2 */
     cr_assert_eq(filter_init(&vec, LAYOUT_STANDARD, m, 7), 0);
     cr_assert_eq(filter_init(&one, LAYOUT_STANDARD, m, 7), 0);
     cr_assert(filter_beyond_l2(&vec) && !filter_beyond_llc(&vec) && vec.stage == NULL);

@@ -21,19 +21,21 @@
  *
  * HOW.  A filter keeps, per loop and per kind of call (inserts; queries,
  * or, for the standard layout, queries of mostly absent and of mostly
- * present keys apart, each call's kind guessed from the loop's last
- * query and checked by its answers), the least time a key each candidate
- * took.  Its calls of at least FETCH_TUNE_MIN_KEYS keys take the
- * candidates in turn (call j the candidate j mod C of C), each call timed,
- * until FETCH_TUNE_ROUNDS rounds of all C are timed; from then on every
- * call of that kind runs the candidate of least time.  Round-robin puts
- * the candidates side by side through the same stretch of the host's load
- * (the rule the benchmarks follow: interleaved, the least of each); the
- * least of five drops a call that a preemption or a neighbour's burst
- * slowed.  The first 5 C timed calls (C = 5 split block shapes and calls
- * of 2048 keys: 51 200 keys) are the whole cost: a worse candidate's extra
- * time on them.  A shape or plan changes how a loop fetches, never which
- * bits it sets: the tuning changes speed, never a result.
+ * present keys apart, each call's kind guessed from the loop's last query
+ * and checked by its answers), the least time a key each candidate took.
+ * Once it is warm (tune_warm), its calls of at least FETCH_TUNE_MIN_KEYS
+ * keys take the candidates in turn (call j the candidate j mod C of C),
+ * each call timed, until FETCH_TUNE_ROUNDS rounds of all C are timed; from
+ * then on every call of that kind runs the candidate of least time (made
+ * again, once, when the filter has settled, where it was made before).
+ * Round-robin puts the candidates side by side through the same stretch of
+ * the host's load (the rule the benchmarks follow: interleaved, the least
+ * of each); the least of five drops a call that a preemption or a
+ * neighbour's burst slowed.  The first 5 C timed calls (C = 5 split block
+ * shapes and calls of 2048 keys: 51 200 keys) are the whole cost: a worse
+ * candidate's extra time on them.  A shape or plan changes how a loop
+ * fetches, never which bits it sets: the tuning changes speed, never a
+ * result.
  *
  * Threads may share a filter (queries take it const): the state is
  * atomic, relaxed, and a race costs at most a timing (two calls timing
@@ -56,12 +58,14 @@ struct fetch_tune_slot {
     atomic_uint started;  /* timed calls begun */
     atomic_uint finished; /* timed calls ended */
     atomic_int chosen;    /* the chosen value + 1; 0 while tuning */
+    atomic_int early;     /* 1: chosen before the filter settled (tune_settle) */
     atomic_uint_least64_t least_ps[FETCH_TUNE_SHAPES_MAX]; /* least picoseconds a key per candidate; 0: none */
 };
 
 struct fetch_tune {
     struct fetch_tune_slot slot[TUNE_LOOPS][TUNE_KINDS];
     atomic_int last_present[TUNE_LOOPS]; /* 1: a loop's last query call had mostly present keys */
+    atomic_uint_least64_t keys_seen;     /* keys of the filter's calls that went by (tune_warm) */
 };
 
 struct fetch_tune *fetch_tune_new(void) { return calloc(1, sizeof(struct fetch_tune)); }
@@ -139,6 +143,36 @@ static tune_kind kind_ahead(const struct fetch_tune *t, tune_loop loop, int inse
                                                                                               : TUNE_QUERY;
 }
 
+/* When a filter's calls are timed.  Once keys FETCH_TUNE_WARM_LINES
+ * times its lines have gone through them (random keys touch 1 - e^-2, 86%,
+ * of the lines in twice as many keys as lines): before, its lines come back
+ * from wherever the process's other work pushed them.  And once more when
+ * FETCH_TUNE_SETTLED_LINES times its lines have, for a choice made before:
+ * a filter's early calls can rank the candidates otherwise than the rest
+ * of its life.  A bench's first split block filter of 1e6 keys (20 833
+ * lines), from-ring forced, ran its inserts at 2.1-3.9 ns a key over its
+ * first 100 000 keys and 1.1-1.7 over the rest; timed from then, its
+ * tuning chose a far shape in 2 of 8 processes, and from-ring (1.0-1.2)
+ * in every later filter (docs/PERFORMANCE.md, session 26). */
+static int tune_warm(uint_least64_t seen, uint_least64_t lines) { return seen >= FETCH_TUNE_WARM_LINES * lines; }
+static int tune_settled(uint_least64_t seen, uint_least64_t lines) { return seen >= FETCH_TUNE_SETTLED_LINES * lines; }
+
+/* A slot's early choice set aside, to be made again, once its filter has
+ * settled: by the one thread whose swap of `early` from 1 finds it. */
+static int tune_settle(struct fetch_tune_slot *slot, uint_least64_t seen, uint_least64_t lines)
+{
+    int was_early = 1;
+    if (!tune_settled(seen, lines) ||
+        !atomic_compare_exchange_strong_explicit(&slot->early, &was_early, 0, memory_order_relaxed, memory_order_relaxed))
+        return 0;
+    for (unsigned c = 0; c < FETCH_TUNE_SHAPES_MAX; c++)
+        atomic_store_explicit(&slot->least_ps[c], 0, memory_order_relaxed);
+    atomic_store_explicit(&slot->started, 0, memory_order_relaxed);
+    atomic_store_explicit(&slot->finished, 0, memory_order_relaxed);
+    atomic_store_explicit(&slot->chosen, 0, memory_order_relaxed);
+    return 1;
+}
+
 fetch_trial tune_begin(const filter *f, tune_loop loop, int insert, int by_answers, tune_choices choices,
                        int fallback, size_t keys)
 {
@@ -146,15 +180,18 @@ fetch_trial tune_begin(const filter *f, tune_loop loop, int insert, int by_answe
                          .choices = choices, .tune = f->tune, .loop = loop, .by_answers = by_answers, .keys = keys};
     if (f->tune == NULL || filter_fetch_plan_forced() || !filter_beyond_l2(f) || choices.count == 0)
         return trial;
+    const uint_least64_t lines = f->word_count / 8,
+                         seen = atomic_fetch_add_explicit(&f->tune->keys_seen, keys, memory_order_relaxed) + keys;
     trial.kind = kind_ahead(f->tune, loop, insert, by_answers);
     struct fetch_tune_slot *slot = &f->tune->slot[loop][trial.kind];
     const int chosen = atomic_load_explicit(&slot->chosen, memory_order_relaxed);
-    if (chosen != 0) {
+    if (chosen != 0 && !tune_settle(slot, seen, lines)) {
         trial.choice = chosen - 1;
         return trial;
     }
-    if (keys < FETCH_TUNE_MIN_KEYS)
+    if (keys < FETCH_TUNE_MIN_KEYS || !tune_warm(seen, lines))
         return trial;
+    trial.settled = tune_settled(seen, lines);
     const unsigned call = atomic_fetch_add_explicit(&slot->started, 1, memory_order_relaxed);
     if (call >= FETCH_TUNE_ROUNDS * choices.count) /* the last timed calls run elsewhere */
         return trial;
@@ -216,8 +253,10 @@ void fetch_tune_end_after(const fetch_trial *trial, size_t yes, double elapsed_n
     if (keep)
         keep_least(&slot->least_ps[trial->candidate], elapsed_ns, trial->keys);
     const unsigned done = atomic_fetch_add_explicit(&slot->finished, 1, memory_order_relaxed) + 1;
-    if (done == FETCH_TUNE_ROUNDS * trial->choices.count)
+    if (done == FETCH_TUNE_ROUNDS * trial->choices.count) {
+        atomic_store_explicit(&slot->early, !trial->settled, memory_order_relaxed);
         atomic_store_explicit(&slot->chosen, least_choice(slot, trial->choices) + 1, memory_order_relaxed);
+    }
 }
 
 void fetch_tune_end(const fetch_trial *trial, size_t yes)

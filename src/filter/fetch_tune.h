@@ -26,6 +26,11 @@ typedef enum { TUNE_QUERY, TUNE_INSERT, TUNE_QUERY_PRESENT, TUNE_KINDS } tune_ki
  * timed call may have (fetch_tune.c). */
 #define FETCH_TUNE_ROUNDS 5
 #define FETCH_TUNE_MIN_KEYS 512
+/* A filter's calls are timed once keys twice its lines have gone by, and
+ * a choice made before keys 16 times its lines have is made again then
+ * (fetch_tune.c's tune_warm, tune_settle). */
+#define FETCH_TUNE_WARM_LINES 2
+#define FETCH_TUNE_SETTLED_LINES 16
 #define FETCH_TUNE_SHAPES_MAX 6
 
 /* A loop's candidates: fetch shapes (the split block's) or plans. */
@@ -46,6 +51,7 @@ typedef struct {
     struct fetch_tune *tune;
     tune_loop loop;
     int by_answers;
+    int settled; /* timed after the filter settled (fetch_tune.c) */
 } fetch_trial;
 
 /* The tuning state of a filter (filter_init makes it for a split block or
@@ -54,10 +60,12 @@ struct fetch_tune *fetch_tune_new(void);
 void fetch_tune_free(struct fetch_tune *t);
 
 /* The choice a call of `keys` keys runs: `fallback` where the filter has
- * no tuning state, lies in L2, a plan is forced (filter_fetch_plan_set) or
- * the call is too short to time; else the next candidate to time,
+ * no tuning state, lies in L2, a plan is forced (filter_fetch_plan_set),
+ * the call is too short to time or the filter not yet warm (keys
+ * FETCH_TUNE_WARM_LINES times its lines gone by, this call's counted); else the next candidate to time,
  * round-robin, until FETCH_TUNE_ROUNDS rounds are timed, and then the one
- * of least time a key.  A query is of the kind the loop's last query was
+ * of least time a key (tuned again, once, when keys FETCH_TUNE_SETTLED_LINES
+ * times the filter's lines have gone by, where it was chosen before).  A query is of the kind the loop's last query was
  * (by_answers; else TUNE_QUERY).  Each call ends in fetch_tune_end, with
  * its "present" answers (a query's; 0 for an insert). */
 fetch_trial tune_begin(const filter *f, tune_loop loop, int insert, int by_answers, tune_choices choices,
