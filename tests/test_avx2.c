@@ -599,7 +599,8 @@ static void check_keys8_tuned(const split_level *v)
     const uint64_t l2 = cache_l2_bytes(), m = 256 * ((l2 > (1u << 20) ? l2 : 1u << 20) / 32 + 7); /* past L2 */
     /* the calls that warm the filter (fetch_tune.c), then the rounds and some; all three passes short of its
      * settling, which would tune the queries again */
-    const uint64_t calls = FETCH_TUNE_WARM_LINES * (m / 512) / CALL_KEYS + FETCH_TUNE_ROUNDS * FETCH_TUNE_SHAPES_MAX + 10;
+    const uint64_t calls =
+        FETCH_TUNE_WARM_LINES * (m / 512) / CALL_KEYS + FETCH_TUNE_ROUNDS * FETCH_TUNE_CHOICES_MAX + 10;
     const uint64_t n = calls * CALL_KEYS;
     cr_assert_lt(3 * n, FETCH_TUNE_SETTLED_LINES * (m / 512), "the three passes short of settling");
     key_batch *batches = malloc(CALL_BATCHES * sizeof *batches);

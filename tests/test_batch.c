@@ -814,9 +814,9 @@ Test(batch, core_family_and_fetch_plan)
             cr_assert(strstr(filter_ops_description(), want) != NULL, "%s", filter_ops_description());
         }
         filter_fetch_plan_set(FETCH_PLAN_CPU);
-        cr_assert(strstr(filter_ops_description(),
-                         "; split block fetch shape and standard fetch plan: the fastest timed on each filter's calls") != NULL,
-                  "%s", filter_ops_description());
+        static const char TIMED[] =
+            "; split block fetch shape and standard fetch plan: the fastest timed on each filter's calls";
+        cr_assert(strstr(filter_ops_description(), TIMED) != NULL, "%s", filter_ops_description());
         fetch_tune_force(SHAPE_FAR_L2);
         cr_assert(strstr(filter_ops_description(), "; split block fetch shape: far-l2 (forced)") != NULL, "%s",
                   filter_ops_description());

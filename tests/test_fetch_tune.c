@@ -35,7 +35,8 @@ static uint64_t settled_keys(const filter *f) { return FETCH_TUNE_SETTLED_LINES 
 static void warm_up(const filter *f)
 {
     const int NONE[] = {SHAPE_NONE};
-    const fetch_trial t = tune_begin(f, TUNE_LOOP_AVX2, 1, 0, (tune_choices){NONE, 1}, SHAPE_NONE, warm_keys(f) - 1);
+    const fetch_trial t =
+        fetch_tune_begin(f, TUNE_LOOP_AVX2, 1, 0, (tune_choices){NONE, 1}, SHAPE_NONE, warm_keys(f) - 1);
     cr_assert_eq(t.candidate, -1, "a call before the filter is warm is not timed");
     fetch_tune_end_after(&t, 0, 1.0);
 }
@@ -53,7 +54,7 @@ static void beyond_l2(filter *f)
 /* A timed call of `keys` keys that took ns_per_key a key; returns its trial. */
 static fetch_trial timed_call(const filter *f, tune_loop loop, int insert, size_t keys, double ns_per_key)
 {
-    const fetch_trial trial = fetch_tune_begin(f, loop, insert, CANDIDATES, SHAPE_FAR_TWO_STEPS, keys);
+    const fetch_trial trial = fetch_tune_shape_begin(f, loop, insert, CANDIDATES, SHAPE_FAR_TWO_STEPS, keys);
     fetch_tune_end_after(&trial, 0, ns_per_key * (double)keys);
     return trial;
 }
@@ -69,7 +70,8 @@ Test(fetch_tune, rounds_least_and_choice)
         {1.50, 9.00, 1.30}, {1.55, 1.10, 1.30}, {1.60, 1.40, 1.30}, {1.50, 1.45, 1.30}, {1.70, 1.42, 1.31}};
     for (unsigned r = 0; r < FETCH_TUNE_ROUNDS; r++)
         for (unsigned c = 0; c < NSHAPES; c++) {
-            cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), -1, "nothing chosen before the last round ends");
+            cr_assert_eq(fetch_tune_chosen(&f, TUNE_LOOP_AVX2, TUNE_INSERT), -1,
+                         "nothing chosen before the last round ends");
             /* a call too short to time, between them: the planned shape, untimed, the turn unmoved */
             const fetch_trial short_call = timed_call(&f, TUNE_LOOP_AVX2, 1, FETCH_TUNE_MIN_KEYS - 1, 100.0);
             cr_assert_eq(short_call.candidate, -1);
@@ -211,13 +213,13 @@ Test(fetch_tune, queries_by_their_answers)
     unsigned absent_calls = 0;
     while (fetch_tune_chosen(&f, TUNE_STANDARD_AVX2, TUNE_QUERY) < 0) {
         cr_assert(absent_calls < 4 * FETCH_TUNE_ROUNDS, "the absent keys' tuning ends");
-        const fetch_trial t = tune_begin(&f, TUNE_STANDARD_AVX2, 0, 1, plans, FETCH_PLAN_CPU, KEYS);
+        const fetch_trial t = fetch_tune_begin(&f, TUNE_STANDARD_AVX2, 0, 1, plans, FETCH_PLAN_CPU, KEYS);
         cr_assert_eq(t.kind, TUNE_QUERY, "after absent keys, a call for absent keys");
         cr_assert_geq(t.candidate, 0);
         if (absent_calls == 3) { /* candidate 1's turn: its keys turn out present */
             cr_assert_eq(t.candidate, 1);
             fetch_tune_end_after(&t, KEYS, 0.1 * KEYS);
-            const fetch_trial p = tune_begin(&f, TUNE_STANDARD_AVX2, 0, 1, plans, FETCH_PLAN_CPU, KEYS);
+            const fetch_trial p = fetch_tune_begin(&f, TUNE_STANDARD_AVX2, 0, 1, plans, FETCH_PLAN_CPU, KEYS);
             cr_assert_eq(p.kind, TUNE_QUERY_PRESENT, "after present keys, a call for present keys");
             cr_assert_eq(p.candidate, 0, "the present keys' own turns");
             fetch_tune_end_after(&p, 0, 3.0 * KEYS); /* absent again: not kept for present keys */
@@ -230,9 +232,9 @@ Test(fetch_tune, queries_by_their_answers)
     cr_assert_eq(fetch_tune_chosen(&f, TUNE_STANDARD_AVX2, TUNE_QUERY), FETCH_AHEAD);
     cr_assert_eq(fetch_tune_chosen(&f, TUNE_STANDARD_AVX2, TUNE_QUERY_PRESENT), -1);
     /* the split block's loops do not ask: every query is of one kind */
-    const fetch_trial q = tune_begin(&f, TUNE_LOOP_AVX2, 0, 0, plans, FETCH_PLAN_CPU, KEYS);
+    const fetch_trial q = fetch_tune_begin(&f, TUNE_LOOP_AVX2, 0, 0, plans, FETCH_PLAN_CPU, KEYS);
     fetch_tune_end_after(&q, KEYS, 1.0 * KEYS);
-    cr_assert_eq(tune_begin(&f, TUNE_LOOP_AVX2, 0, 0, plans, FETCH_PLAN_CPU, KEYS).kind, TUNE_QUERY);
+    cr_assert_eq(fetch_tune_begin(&f, TUNE_LOOP_AVX2, 0, 0, plans, FETCH_PLAN_CPU, KEYS).kind, TUNE_QUERY);
     filter_free(&f);
 }
 

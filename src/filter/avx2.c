@@ -1136,9 +1136,10 @@ LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const k
 {
     uint64_t *const w = f->words;
     const uint64_t nb = f->blocks;
-    const fetch_trial trial =
-        fetch_tune_begin(f, TUNE_LOOP_AVX2, insert, (tune_choices){SPLIT_SHAPES, sizeof SPLIT_SHAPES / sizeof *SPLIT_SHAPES},
-                         filter_fetch_shape(f, filter_fetch_plan()), key_batches_keys(batches, count));
+    const tune_choices shapes = {SPLIT_SHAPES, sizeof SPLIT_SHAPES / sizeof *SPLIT_SHAPES};
+    const fetch_trial trial = fetch_tune_shape_begin(f, TUNE_LOOP_AVX2, insert, shapes,
+                                                     filter_fetch_shape(f, filter_fetch_plan()),
+                                                     key_batches_keys(batches, count));
     size_t yes;
     switch ((fetch_shape)trial.choice) {
     case SHAPE_AT_HASH:

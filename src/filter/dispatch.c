@@ -510,7 +510,8 @@ static fetch_trial standard_call_begin(const filter *f, tune_loop loop, int inse
 {
     if (filter_beyond_llc(f))
         return (fetch_trial){.choice = FETCH_PLAN_CPU, .candidate = -1};
-    return tune_begin(f, loop, insert, 1, (tune_choices){STANDARD_PLANS, 2}, FETCH_PLAN_CPU, key_batches_keys(b, n));
+    const tune_choices plans = {STANDARD_PLANS, sizeof STANDARD_PLANS / sizeof *STANDARD_PLANS};
+    return fetch_tune_begin(f, loop, insert, 1, plans, FETCH_PLAN_CPU, key_batches_keys(b, n));
 }
 
 static void standard_insert_planned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n, tune_loop loop,

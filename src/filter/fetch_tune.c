@@ -59,7 +59,7 @@ struct fetch_tune_slot {
     atomic_uint finished; /* timed calls ended */
     atomic_int chosen;    /* the chosen value + 1; 0 while tuning */
     atomic_int early;     /* 1: chosen before the filter settled (tune_settle) */
-    atomic_uint_least64_t least_ps[FETCH_TUNE_SHAPES_MAX]; /* least picoseconds a key per candidate; 0: none */
+    atomic_uint_least64_t least_ps[FETCH_TUNE_CHOICES_MAX]; /* least picoseconds a key per candidate; 0: none */
 };
 
 struct fetch_tune {
@@ -125,7 +125,8 @@ int fetch_tune_env_check(char *err, size_t err_size)
     const char *value = getenv("BLOOMLAB_FETCH_SHAPE");
     if (value == NULL || *value == '\0' || shape_of_name(value) >= 0)
         return 0;
-    size_t at = (size_t)snprintf(err, err_size, "environment: BLOOMLAB_FETCH_SHAPE='%.40s' is not a fetch shape (", value);
+    size_t at =
+        (size_t)snprintf(err, err_size, "environment: BLOOMLAB_FETCH_SHAPE='%.40s' is not a fetch shape (", value);
     for (unsigned s = 0; s < SHAPE_COUNT && at < err_size; s++)
         at += (size_t)snprintf(err + at, err_size - at, "%s%s", s > 0 ? ", " : "", SHAPE_NAMES[s]);
     if (at < err_size)
@@ -162,10 +163,11 @@ static int tune_settled(uint_least64_t seen, uint_least64_t lines) { return seen
 static int tune_settle(struct fetch_tune_slot *slot, uint_least64_t seen, uint_least64_t lines)
 {
     int was_early = 1;
-    if (!tune_settled(seen, lines) ||
-        !atomic_compare_exchange_strong_explicit(&slot->early, &was_early, 0, memory_order_relaxed, memory_order_relaxed))
+    if (!tune_settled(seen, lines) || !atomic_compare_exchange_strong_explicit(&slot->early, &was_early, 0,
+                                                                               memory_order_relaxed,
+                                                                               memory_order_relaxed))
         return 0;
-    for (unsigned c = 0; c < FETCH_TUNE_SHAPES_MAX; c++)
+    for (unsigned c = 0; c < FETCH_TUNE_CHOICES_MAX; c++)
         atomic_store_explicit(&slot->least_ps[c], 0, memory_order_relaxed);
     atomic_store_explicit(&slot->started, 0, memory_order_relaxed);
     atomic_store_explicit(&slot->finished, 0, memory_order_relaxed);
@@ -173,8 +175,8 @@ static int tune_settle(struct fetch_tune_slot *slot, uint_least64_t seen, uint_l
     return 1;
 }
 
-fetch_trial tune_begin(const filter *f, tune_loop loop, int insert, int by_answers, tune_choices choices,
-                       int fallback, size_t keys)
+fetch_trial fetch_tune_begin(const filter *f, tune_loop loop, int insert, int by_answers, tune_choices choices,
+                             int fallback, size_t keys)
 {
     fetch_trial trial = {.choice = fallback, .candidate = -1, .kind = insert ? TUNE_INSERT : TUNE_QUERY,
                          .choices = choices, .tune = f->tune, .loop = loop, .by_answers = by_answers, .keys = keys};
@@ -201,13 +203,13 @@ fetch_trial tune_begin(const filter *f, tune_loop loop, int insert, int by_answe
     return trial;
 }
 
-fetch_trial fetch_tune_begin(const filter *f, tune_loop loop, int insert, tune_choices shapes, fetch_shape planned,
-                             size_t keys)
+fetch_trial fetch_tune_shape_begin(const filter *f, tune_loop loop, int insert, tune_choices shapes,
+                                   fetch_shape planned, size_t keys)
 {
     const int forced = fetch_tune_forced();
     if (forced >= 0)
         return (fetch_trial){.choice = forced, .candidate = -1};
-    return tune_begin(f, loop, insert, 0, shapes, (int)planned, keys);
+    return fetch_tune_begin(f, loop, insert, 0, shapes, (int)planned, keys);
 }
 
 /* The candidate of least time a key (the first of equals). */

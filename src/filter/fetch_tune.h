@@ -31,7 +31,7 @@ typedef enum { TUNE_QUERY, TUNE_INSERT, TUNE_QUERY_PRESENT, TUNE_KINDS } tune_ki
  * (fetch_tune.c's tune_warm, tune_settle). */
 #define FETCH_TUNE_WARM_LINES 2
 #define FETCH_TUNE_SETTLED_LINES 16
-#define FETCH_TUNE_SHAPES_MAX 6
+#define FETCH_TUNE_CHOICES_MAX 6
 
 /* A loop's candidates: fetch shapes (the split block's) or plans. */
 typedef struct {
@@ -62,19 +62,20 @@ void fetch_tune_free(struct fetch_tune *t);
 /* The choice a call of `keys` keys runs: `fallback` where the filter has
  * no tuning state, lies in L2, a plan is forced (filter_fetch_plan_set),
  * the call is too short to time or the filter not yet warm (keys
- * FETCH_TUNE_WARM_LINES times its lines gone by, this call's counted); else the next candidate to time,
- * round-robin, until FETCH_TUNE_ROUNDS rounds are timed, and then the one
- * of least time a key (tuned again, once, when keys FETCH_TUNE_SETTLED_LINES
- * times the filter's lines have gone by, where it was chosen before).  A query is of the kind the loop's last query was
- * (by_answers; else TUNE_QUERY).  Each call ends in fetch_tune_end, with
- * its "present" answers (a query's; 0 for an insert). */
-fetch_trial tune_begin(const filter *f, tune_loop loop, int insert, int by_answers, tune_choices choices,
-                       int fallback, size_t keys);
+ * FETCH_TUNE_WARM_LINES times its lines gone by, this call's counted);
+ * else the next candidate to time, round-robin, until FETCH_TUNE_ROUNDS
+ * rounds are timed, and then the one of least time a key (tuned again,
+ * once, when keys FETCH_TUNE_SETTLED_LINES times the filter's lines have
+ * gone by, where it was chosen before).  A query is of the kind the
+ * loop's last query was (by_answers; else TUNE_QUERY).  Each call ends in
+ * fetch_tune_end, with its "present" answers (a query's; 0 for an insert). */
+fetch_trial fetch_tune_begin(const filter *f, tune_loop loop, int insert, int by_answers, tune_choices choices,
+                             int fallback, size_t keys);
 void fetch_tune_end(const fetch_trial *trial, size_t yes);
-/* The split block's: tune_begin over its loop's shapes, unless a shape is
- * forced (fetch_tune_forced), which it then runs. */
-fetch_trial fetch_tune_begin(const filter *f, tune_loop loop, int insert, tune_choices shapes, fetch_shape planned,
-                             size_t keys);
+/* The split block's: fetch_tune_begin over its loop's shapes, unless a
+ * shape is forced (fetch_tune_forced), which it then runs. */
+fetch_trial fetch_tune_shape_begin(const filter *f, tune_loop loop, int insert, tune_choices shapes,
+                                   fetch_shape planned, size_t keys);
 /* A shape's name ("none", "at-hash", "from-ring", "far-one-step",
  * "far-two-steps", "far-l2"), as BLOOMLAB_FETCH_SHAPE takes it. */
 const char *fetch_shape_name(fetch_shape shape);

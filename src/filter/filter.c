@@ -31,7 +31,8 @@ int filter_init(filter *f, layout_kind layout, uint64_t m, unsigned k)
         madvise(mem, bytes, MADV_HUGEPAGE);
     f->words = mem;
     f->stage = filter_stages(layout, m, bytes) ? stage_new(m) : NULL; /* none: inserts go straight */
-    f->tune = layout == LAYOUT_SPLITBLOCK || layout == LAYOUT_STANDARD ? fetch_tune_new() : NULL; /* none: by the plan */
+    /* the layouts whose loops time their fetching (fetch_tune.c); the others fetch by the plan */
+    f->tune = layout == LAYOUT_SPLITBLOCK || layout == LAYOUT_STANDARD ? fetch_tune_new() : NULL;
     for (unsigned i = 0; i <= k && i <= FILTER_K_MAX; i++)
         f->slice_start[i] = (uint64_t)(((pcg_u128)m * i) / k);
     filter_clear(f);
