@@ -21,6 +21,7 @@
 #include "filter/fetch_tune.h"
 #include "filter/filters.h"
 #include "harness/keys.h"
+#include "helpers.h"
 
 static const int SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_L2};
 #define NSHAPES (sizeof SHAPES / sizeof SHAPES[0])
@@ -238,17 +239,15 @@ Test(fetch_tune, queries_by_their_answers)
     filter_free(&f);
 }
 
-/* The standard layout's batch calls at this CPU's vector level, nothing
- * forced, on a filter past L2 and within the last-level cache (put at 64
- * MB), in calls of 1024 keys, more than the tuning's rounds take: the
- * bits and the answers against the one-key reference, and a plan chosen
- * for the inserts, the absent keys' queries and the present keys'. */
-Test(fetch_tune, standard_batch_calls_tuned)
+/* The standard layout's batch calls at a level, nothing forced, on a
+ * filter past L2 and within the last-level cache (put at 64 MB), in calls
+ * of 1024 keys, more than the filter's warming and the tuning's rounds
+ * take: the bits and the answers against the one-key reference, and a
+ * plan chosen for the inserts, the absent keys' queries and the present
+ * keys'.  At every level this CPU runs (standard_batch_calls_tuned). */
+static void check_standard_tuned(const char *level, tune_loop loop)
 {
-    if (cpu_isa() < ISA_AVX2) {
-        cr_log_info("the standard layout's plans are tuned at the vector levels; this one is portable");
-        return;
-    }
+    char *saved = isa_env_set(level);
     unsetenv("BLOOMLAB_FETCH_SHAPE");
     filter_stage_min_bytes_set(64u << 20);
     enum { CALL_BATCHES = 32 };
@@ -257,7 +256,6 @@ Test(fetch_tune, standard_batch_calls_tuned)
     const uint64_t call_keys = CALL_BATCHES * KEY_BATCH,
                    n = (FETCH_TUNE_WARM_LINES * (m / 512) / call_keys + 4 * FETCH_TUNE_ROUNDS + 4) * call_keys;
     cr_assert_lt(3 * n, FETCH_TUNE_SETTLED_LINES * (m / 512), "the three passes short of settling");
-    const tune_loop loop = cpu_isa() >= ISA_AVX512 ? TUNE_STANDARD_AVX512 : TUNE_STANDARD_AVX2;
     char err[256];
     hasher h;
     cr_assert_eq(hasher_resolve("mulx64", &h, err, sizeof err), 0, "%s", err);
@@ -281,8 +279,8 @@ Test(fetch_tune, standard_batch_calls_tuned)
         ops.insert_many(&vec, &ctx, batches, CALL_BATCHES);
     }
     filter_flush(&vec);
-    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "bits differ");
-    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_INSERT), FETCH_AHEAD, "a plan chosen for the inserts");
+    cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s: bits differ", level);
+    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_INSERT), FETCH_AHEAD, "%s: a plan chosen for the inserts", level);
     for (int side = 0; side < 2; side++)
         for (uint64_t i = 0; i < n; i += call_keys) {
             size_t ref_yes = 0;
@@ -294,12 +292,12 @@ Test(fetch_tune, standard_batch_calls_tuned)
                 const int ref = filter_query_one(&one, SCHEME_DOUBLE, &ctx, b->ptr[t % KEY_BATCH], 8,
                                                  b->id[t % KEY_BATCH]);
                 ref_yes += (size_t)ref;
-                cr_assert_eq(answer[t], ref, "side %d key %llu", side, (unsigned long long)(i + t));
+                cr_assert_eq(answer[t], ref, "%s side %d key %llu", level, side, (unsigned long long)(i + t));
             }
             cr_assert_eq(yes, ref_yes);
         }
-    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_QUERY), FETCH_AHEAD, "a plan chosen for absent keys");
-    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_QUERY_PRESENT), FETCH_AHEAD, "and for present keys");
+    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_QUERY), FETCH_AHEAD, "%s: a plan chosen for absent keys", level);
+    cr_assert_geq(fetch_tune_chosen(&vec, loop, TUNE_QUERY_PRESENT), FETCH_AHEAD, "%s: and for present keys", level);
     cr_assert_eq(filter_call_plan_set(FETCH_PLAN_CPU), FETCH_PLAN_CPU, "the thread's plan set back after each call");
     filter_free(&vec);
     filter_free(&one);
@@ -307,4 +305,16 @@ Test(fetch_tune, standard_batch_calls_tuned)
     free(batches);
     free(answer);
     filter_stage_min_bytes_set(0);
+    isa_env_restore(saved);
+}
+
+Test(fetch_tune, standard_batch_calls_tuned)
+{
+    check_standard_tuned("portable", TUNE_STANDARD_PORTABLE);
+    if (cpu_isa_supported() >= ISA_AVX2)
+        check_standard_tuned("avx2", TUNE_STANDARD_AVX2);
+    if (cpu_isa_supported() >= ISA_AVX512)
+        check_standard_tuned("avx512", TUNE_STANDARD_AVX512);
+    else
+        cr_log_info("the avx512 level not run: this CPU has no AVX-512");
 }

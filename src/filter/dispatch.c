@@ -21,6 +21,50 @@
 #include "filter/stage.h"
 #include "filter/standard_portable.h"
 
+/* ---- the standard layout's batch calls under their filter's plan --------- */
+
+/* The fetch plans a standard filter's batch calls are timed under
+ * (fetch_tune.c) where the plan decides how they fetch: past L2 and up to
+ * the last-level cache (beyond it every plan prefetches, and the inserts
+ * are staged).  Elsewhere, and once or where untuned, the core's plan.
+ * At every level: the vector ones' below, the portable one's (batch.c's
+ * loops) in filter_ops_for. */
+static const int STANDARD_PLANS[] = {FETCH_AHEAD, FETCH_WINDOW};
+
+/* A layout and scheme's batch calls (filter_ops' insert_many, query_many). */
+typedef void insert_many_fn(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
+typedef size_t query_many_fn(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
+                             unsigned char *answer);
+
+static fetch_trial standard_call_begin(const filter *f, tune_loop loop, int insert, const key_batch *b, size_t n)
+{
+    if (filter_beyond_llc(f))
+        return (fetch_trial){.choice = FETCH_PLAN_CPU, .candidate = -1};
+    const tune_choices plans = {STANDARD_PLANS, sizeof STANDARD_PLANS / sizeof *STANDARD_PLANS};
+    return fetch_tune_begin(f, loop, insert, 1, plans, FETCH_PLAN_CPU, key_batches_keys(b, n));
+}
+
+static void standard_insert_planned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n, tune_loop loop,
+                                    insert_many_fn *insert_many)
+{
+    const fetch_trial trial = standard_call_begin(f, loop, 1, b, n);
+    const fetch_plan was = filter_call_plan_set((fetch_plan)trial.choice);
+    insert_many(f, ctx, b, n);
+    filter_call_plan_set(was);
+    fetch_tune_end(&trial, 0);
+}
+
+static size_t standard_query_planned(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n,
+                                     unsigned char *answers, tune_loop loop, query_many_fn *query_many)
+{
+    const fetch_trial trial = standard_call_begin(f, loop, 0, b, n);
+    const fetch_plan was = filter_call_plan_set((fetch_plan)trial.choice);
+    const size_t yes = query_many(f, ctx, b, n, answers);
+    filter_call_plan_set(was);
+    fetch_tune_end(&trial, yes);
+    return yes;
+}
+
 #if BLOOMLAB_X86
 /* ---- eight keys at a time (avx512.h) --------------------------------------- */
 
@@ -104,10 +148,6 @@ typedef struct {
     avx512_query_fn *present;
     avx512_query_keys8_fn *present_keys8;
 } query_run;
-
-/* The portable loops of a layout and scheme (filter_ops' query_many). */
-typedef size_t query_many_fn(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count,
-                             unsigned char *answer);
 
 /* How a level's loops want their keys hashed (split_hashes). */
 typedef struct {
@@ -496,45 +536,6 @@ static void insert_standard_avx2(filter *f, const scheme_ctx *ctx, const key_bat
         insert_many_standard_avx2(f, ctx, b, 1);
 }
 
-/* ---- the standard layout's batch calls under their filter's plan -------- */
-
-/* The fetch plans a standard filter's batch calls are timed under
- * (fetch_tune.c) where the plan decides how they fetch: past L2 and up to
- * the last-level cache (beyond it every plan prefetches, and the inserts
- * are staged).  Elsewhere, and once or where untuned, the core's plan. */
-static const int STANDARD_PLANS[] = {FETCH_AHEAD, FETCH_WINDOW};
-
-typedef void insert_many_fn(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t count);
-
-static fetch_trial standard_call_begin(const filter *f, tune_loop loop, int insert, const key_batch *b, size_t n)
-{
-    if (filter_beyond_llc(f))
-        return (fetch_trial){.choice = FETCH_PLAN_CPU, .candidate = -1};
-    const tune_choices plans = {STANDARD_PLANS, sizeof STANDARD_PLANS / sizeof *STANDARD_PLANS};
-    return fetch_tune_begin(f, loop, insert, 1, plans, FETCH_PLAN_CPU, key_batches_keys(b, n));
-}
-
-static void standard_insert_planned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n, tune_loop loop,
-                                    insert_many_fn *insert_many)
-{
-    const fetch_trial trial = standard_call_begin(f, loop, 1, b, n);
-    const fetch_plan was = filter_call_plan_set((fetch_plan)trial.choice);
-    insert_many(f, ctx, b, n);
-    filter_call_plan_set(was);
-    fetch_tune_end(&trial, 0);
-}
-
-static size_t standard_query_planned(const filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n,
-                                     unsigned char *answers, tune_loop loop, query_many_fn *query_many)
-{
-    const fetch_trial trial = standard_call_begin(f, loop, 0, b, n);
-    const fetch_plan was = filter_call_plan_set((fetch_plan)trial.choice);
-    const size_t yes = query_many(f, ctx, b, n, answers);
-    filter_call_plan_set(was);
-    fetch_tune_end(&trial, yes);
-    return yes;
-}
-
 static void insert_many_standard_avx2_tuned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
 {
     standard_insert_planned(f, ctx, b, n, TUNE_STANDARD_AVX2, insert_many_standard_avx2);
@@ -619,6 +620,16 @@ static const filter_ops *level_ops(const struct layout *l, isa_level level, sche
     return NULL;
 }
 
+static void insert_many_standard_portable_tuned(filter *f, const scheme_ctx *ctx, const key_batch *b, size_t n)
+{
+    standard_insert_planned(f, ctx, b, n, TUNE_STANDARD_PORTABLE, loops_standard_double.insert_many);
+}
+static size_t query_many_standard_portable_tuned(const filter *f, const scheme_ctx *ctx, const key_batch *b,
+                                                 size_t n, unsigned char *answers)
+{
+    return standard_query_planned(f, ctx, b, n, answers, TUNE_STANDARD_PORTABLE, loops_standard_double.query_many);
+}
+
 filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
 {
     const struct layout *l = &LAYOUT_TABLE[layout];
@@ -629,6 +640,9 @@ filter_ops filter_ops_for(layout_kind layout, scheme_kind scheme)
         ops.query = vector->query;
         ops.insert_many = vector->insert_many;
         ops.query_many = vector->query_many;
+    } else if (layout == LAYOUT_STANDARD && scheme == SCHEME_DOUBLE) { /* the portable loops under the filter's plan */
+        ops.insert_many = insert_many_standard_portable_tuned;
+        ops.query_many = query_many_standard_portable_tuned;
     }
     return ops;
 }

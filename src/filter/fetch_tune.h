@@ -11,9 +11,16 @@
 #include "filter/filters.h"
 
 /* The loops tuned apart: the split block's (avx2.c's, avx512.c's), each
- * over its fetch shapes, and the standard layout's at each vector level
+ * over its fetch shapes, and the standard layout's at each level
  * (dispatch.c's), over the fetch plans. */
-typedef enum { TUNE_LOOP_AVX2, TUNE_LOOP_AVX512, TUNE_STANDARD_AVX2, TUNE_STANDARD_AVX512, TUNE_LOOPS } tune_loop;
+typedef enum {
+    TUNE_LOOP_AVX2,
+    TUNE_LOOP_AVX512,
+    TUNE_STANDARD_PORTABLE,
+    TUNE_STANDARD_AVX2,
+    TUNE_STANDARD_AVX512,
+    TUNE_LOOPS
+} tune_loop;
 
 /* The calls tuned apart within a loop: inserts, and queries, which a loop
  * that asks (by_answers) splits by whether most of a call's keys were
