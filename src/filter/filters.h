@@ -162,7 +162,8 @@ int filter_beyond_llc(const filter *f);
  * and a standard filter's batch calls the two plans (fetch_tune.c: the
  * best plan changed with every core measured, and a guest's cache was
  * smaller than its reported one); the core's plan rules where one is not
- * timed (a call of one batch, the portable level, a filter untuned).
+ * timed (a call of one batch, a filter not yet warm or untuned, the
+ * counting and partitioned layouts, the one-key path).
  * FETCH_AHEAD: a prefetch into L1 as the key is
  * hashed once the filter is beyond L2, and beyond the last-level cache two
  * steps (into L2 128 keys ahead, into L1 32 keys ahead); the faster way on
