@@ -31,9 +31,10 @@
  * Round-robin puts the candidates side by side through the same stretch of
  * the host's load (the rule the benchmarks follow: interleaved, the least
  * of each); the least of five drops a call that a preemption or a
- * neighbour's burst slowed.  The first 5 C timed calls (C = 5 split block
- * shapes and calls of 2048 keys: 51 200 keys) are the whole cost: a worse
- * candidate's extra time on them.  A shape or plan changes how a loop
+ * neighbour's burst slowed.  The 5 C timed calls of a tuning (C = 5 split
+ * block shapes and calls of 2048 keys: 51 200 keys), once or twice a slot,
+ * are the whole cost: a worse candidate's extra time on them.  A shape or
+ * plan changes how a loop
  * fetches, never which bits it sets: the tuning changes speed, never a
  * result.
  *
