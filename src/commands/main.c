@@ -75,9 +75,9 @@ int main(int argc, char **argv)
         usage(stdout);
         return finish_stdout("--help", 0);
     }
-    char isa_err[200];
-    if (cpu_isa_env_check(isa_err, sizeof isa_err) != 0 || fetch_tune_env_check(isa_err, sizeof isa_err) != 0) {
-        fprintf(stderr, "bloomlab: %s\n", isa_err);
+    char env_err[200]; /* the environment's settings checked before any work */
+    if (cpu_isa_env_check(env_err, sizeof env_err) != 0 || fetch_tune_env_check(env_err, sizeof env_err) != 0) {
+        fprintf(stderr, "bloomlab: %s\n", env_err);
         return 2;
     }
     if (strcmp(argv[1], "--version") == 0)

@@ -1083,8 +1083,9 @@ LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_
                      unsigned char *answer, int insert)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
+    const tune_choices shapes = {SB_SHAPES, sizeof SB_SHAPES / sizeof *SB_SHAPES};
     const fetch_trial trial = fetch_tune_shape_begin(
-        f, TUNE_LOOP_AVX512, insert, (tune_choices){SB_SHAPES, sizeof SB_SHAPES / sizeof *SB_SHAPES},
+        f, TUNE_LOOP_AVX512, insert, shapes,
         filter_fetch_shape(f, filter_beyond_llc(f) ? filter_fetch_plan() : FETCH_WINDOW),
         key_batches_keys(batches, count));
     size_t yes;

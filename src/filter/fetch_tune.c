@@ -180,18 +180,21 @@ fetch_trial fetch_tune_begin(const filter *f, tune_loop loop, int insert, int by
                              int fallback, size_t keys)
 {
     fetch_trial trial = {.choice = fallback, .candidate = -1, .kind = insert ? TUNE_INSERT : TUNE_QUERY,
-                         .choices = choices, .tune = f->tune, .loop = loop, .by_answers = by_answers, .keys = keys};
+                         .choices = choices, .loop = loop, .by_answers = by_answers, .keys = keys};
     if (f->tune == NULL || filter_fetch_plan_forced() || !filter_beyond_l2(f) || choices.count == 0)
-        return trial;
-    const uint_least64_t lines = f->word_count / 8,
-                         seen = atomic_fetch_add_explicit(&f->tune->keys_seen, keys, memory_order_relaxed) + keys;
+        return trial; /* untuned: nothing for fetch_tune_end to keep */
+    trial.tune = f->tune;
     trial.kind = kind_ahead(f->tune, loop, insert, by_answers);
     struct fetch_tune_slot *slot = &f->tune->slot[loop][trial.kind];
     const int chosen = atomic_load_explicit(&slot->chosen, memory_order_relaxed);
-    if (chosen != 0 && !tune_settle(slot, seen, lines)) {
-        trial.choice = chosen - 1;
+    trial.choice = chosen - 1;
+    if (chosen != 0 && !atomic_load_explicit(&slot->early, memory_order_relaxed))
+        return trial; /* made once the filter settled: no key to count again */
+    const uint_least64_t lines = f->word_count / 8,
+                         seen = atomic_fetch_add_explicit(&f->tune->keys_seen, keys, memory_order_relaxed) + keys;
+    if (chosen != 0 && !tune_settle(slot, seen, lines))
         return trial;
-    }
+    trial.choice = fallback;
     if (keys < FETCH_TUNE_MIN_KEYS || !tune_warm(seen, lines))
         return trial;
     trial.settled = tune_settled(seen, lines);

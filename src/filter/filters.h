@@ -110,7 +110,7 @@ typedef struct {
     uint64_t saturations;  /* counting: increments lost at 15 */
     uint64_t bad_deletes;  /* counting: deletes that found a zero counter */
     struct filter_stage *stage; /* staged inserts (stage.c), or NULL */
-    struct fetch_tune *tune;    /* a split block filter's fetch shapes timed (fetch_tune.c), or NULL */
+    struct fetch_tune *tune;    /* split block, standard: how its loops fetch, timed (fetch_tune.c); or NULL */
 } filter;
 
 /* What a layout is, read from its entry of the layout table (layout.h,

@@ -74,10 +74,11 @@ SPLIT_YMM void split_prefetch(const void *p, int fetch)
 SPLIT_YMM int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_READ; }
 
 /* A fetch shape's parts (filters.h's fetch_shape), for both loops: whether
- * its ring is the long one (beyond the last-level cache); the prefetch as
- * a key is hashed (into L1 for SHAPE_AT_HASH and SHAPE_FAR_ONE_STEP, into
- * L2 for SHAPE_FAR_TWO_STEPS and SHAPE_FAR_L2); and whether its blocks are prefetched into
- * L1 again from their ring slots 32 keys before their work. */
+ * its ring is the long one (the far shapes'); the prefetch as a key is
+ * hashed (into L1 for SHAPE_AT_HASH and SHAPE_FAR_ONE_STEP, into L2 for
+ * SHAPE_FAR_TWO_STEPS and SHAPE_FAR_L2); and whether its blocks are
+ * prefetched into L1 again from their ring slots 32 keys before their
+ * work. */
 SPLIT_YMM int split_far(fetch_shape shape)
 {
     return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2;
