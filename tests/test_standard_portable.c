@@ -386,3 +386,35 @@ Test(standard_portable, level_query_runs)
     filter_fetch_plan_set(FETCH_PLAN_CPU);
     filter_stage_min_bytes_set(llc_was);
 }
+
+/* A filter beyond the last-level cache (the threshold and L2 taken as a
+ * few KiB): the rounds' stamps that prefetch into L2 alone
+ * (standard_portable.c's round_prefetch), the query's run (each hash, k =
+ * 7, 1 and 24, the hashed entry with keys of other lengths) and, at the
+ * AVX2 level where the CPU has it, standard_portable_query_split on the
+ * level's hashes: each answer the reference's. */
+Test(standard_portable, rounds_beyond_llc)
+{
+    const uint64_t llc_was = filter_stage_min_bytes();
+    filter_stage_min_bytes_set(2048);
+    cache_l2_bytes_set(1024);
+    filter f;
+    cr_assert_eq(filter_init(&f, LAYOUT_STANDARD, layout_fit_m(LAYOUT_STANDARD, 30011), 7), 0);
+    cr_assert(filter_beyond_llc(&f));
+    filter_free(&f);
+    check_modes(&DIRECT, "xxh3_64", 0, 30011);
+    check_modes(&DIRECT, "mulx64", 0, 30011);
+    check_modes(&DIRECT_K1, "mulx64", 0, 30011);
+    check_modes(&DIRECT_K24, "xxh3_64", 0, 30011);
+    check_modes(&HASHED, "xxh3_128", 37, 30011);
+    if (cpu_isa_supported() >= ISA_AVX2) {
+        char *saved = isa_env_set("avx2");
+        check_modes(&LEVEL, "mulx64", 0, 30011);
+        check_modes(&LEVEL, "xxh3_64", 37, 30011);
+        isa_env_restore(saved);
+    } else {
+        cr_log_info("no AVX2 on this CPU: its rounds beyond the last-level cache not run");
+    }
+    cache_l2_bytes_set(0);
+    filter_stage_min_bytes_set(llc_was);
+}

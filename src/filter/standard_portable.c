@@ -242,21 +242,39 @@ LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
     return p;
 }
 
+/* The line of position q prefetched for the next round: into L2 alone
+ * (prefetcht1) when the filter is beyond the last-level cache (far, a
+ * constant in each stamp of the loops), else into L1.  A line bound for L1
+ * holds one of the core's few L1 miss buffers until it arrives, one bound
+ * for L2 less long, so more of a round's 64 lines are on their way at once
+ * from DRAM; the round after finds them in L2.  Beyond the last-level cache
+ * that more than halved a present key's time; within it, where a line
+ * comes from L3 and the buffers are not what limits, the load from L2
+ * cost 9-33% more (docs/PERFORMANCE.md, session 27).  The AVX-512 level's
+ * phases found the same (avx512.c, PHASE_AHEAD). */
+LOOP void round_prefetch(const uint64_t *words, uint64_t q, int far)
+{
+    if (far)
+        __builtin_prefetch(&words[q >> 6], 0, 2);
+    else
+        __builtin_prefetch(&words[q >> 6], 0, 3);
+}
+
 /* Key t of the group from its stream p: position 0 computed and its line
- * prefetched, the stream kept where it then stands. */
-LOOP void group_put(const uint64_t *words, uint64_t m, query_group *g, unsigned t, probe p)
+ * prefetched (round_prefetch), the stream kept where it then stands. */
+LOOP void group_put(const uint64_t *words, uint64_t m, int far, query_group *g, unsigned t, probe p)
 {
     const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
     g->x[t] = p.x;
     g->y[t] = p.y;
     g->pos[t] = q;
-    __builtin_prefetch(&words[q >> 6], 0, 3);
+    round_prefetch(words, q, far);
 }
 
 /* The next (up to) QUERY_GROUP keys of the run hashed into the group
  * (group_put); g->count = 0 when the run is done. */
-LOOP void group_start(key_hashing kh, const uint64_t *words, uint64_t m, const key_batch *batches, size_t count,
-                      run_cursor *at, query_group *g)
+LOOP void group_start(key_hashing kh, const uint64_t *words, uint64_t m, int far, const key_batch *batches,
+                      size_t count, run_cursor *at, query_group *g)
 {
     unsigned n = 0;
     while (n < QUERY_GROUP && at->b < count) {
@@ -266,7 +284,7 @@ LOOP void group_start(key_hashing kh, const uint64_t *words, uint64_t m, const k
             at->j = 0;
             continue;
         }
-        group_put(words, m, g, n++, key_probe(kh, keys, at->j++));
+        group_put(words, m, far, g, n++, key_probe(kh, keys, at->j++));
     }
     g->count = n;
 }
@@ -274,7 +292,7 @@ LOOP void group_start(key_hashing kh, const uint64_t *words, uint64_t m, const k
 /* The group's rounds (standard_portable.h); returns the keys that found
  * all k bits set (bit t: key t of the group).  The last round computes no
  * next position. */
-LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_group *g)
+LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, int far, query_group *g)
 {
     uint64_t live = g->count == QUERY_GROUP ? ~0ULL : (1ULL << g->count) - 1;
     for (unsigned i = 0; i + 1 < k && live != 0; i++) {
@@ -286,7 +304,7 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, query_
             const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
             g->x[t] = p.x;
             g->pos[t] = q;
-            __builtin_prefetch(&words[q >> 6], 0, 3);
+            round_prefetch(words, q, far);
         }
         live = found;
     }
@@ -359,7 +377,8 @@ LOOP size_t group_answers(uint64_t live, unsigned n, unsigned char *answer)
 /* The run a group at a time, in rounds or, after a group of mostly present
  * keys where the one pass applies, all k at once (filters.h's
  * filter_mostly_present; standard_portable.h), then the group's answers. */
-LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
+LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer,
+                      int far)
 {
     const uint64_t *const words = f->words;
     const uint64_t m = f->m;
@@ -374,8 +393,8 @@ LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches,
         if (all_k) {
             live = group_all_k_of(kh, f, batches, count, &at, &g.count);
         } else {
-            group_start(kh, words, m, batches, count, &at, &g);
-            live = group_rounds(words, m, k, &g); /* 0 for an empty group */
+            group_start(kh, words, m, far, batches, count, &at, &g);
+            live = group_rounds(words, m, k, far, &g); /* 0 for an empty group */
         }
         if (g.count == 0)
             return yes;
@@ -387,27 +406,39 @@ LOOP size_t query_run(key_hashing kh, const filter *f, const key_batch *batches,
     }
 }
 
-/* The rounds alone, a group of QUERY_GROUP keys at a time: the caller
- * (dispatch.c's runs at the AVX2 level) judges which runs take them. */
-size_t standard_portable_query_split(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
-                                     unsigned char *answer)
+/* The rounds alone on given hashes, a group of QUERY_GROUP keys at a time. */
+LOOP size_t split_rounds(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer,
+                         int far)
 {
     query_group g;
     size_t yes = 0;
     for (size_t at = 0; at < count; at += QUERY_GROUP) {
         g.count = count - at < QUERY_GROUP ? (unsigned)(count - at) : QUERY_GROUP;
         for (unsigned t = 0; t < g.count; t++) /* schemes.h's double stream: x = h1, y = h2 */
-            group_put(f->words, f->m, &g, t, (probe){.x = h1[at + t], .y = h2[at + t]});
-        const uint64_t live = group_rounds(f->words, f->m, f->k, &g);
+            group_put(f->words, f->m, far, &g, t, (probe){.x = h1[at + t], .y = h2[at + t]});
+        const uint64_t live = group_rounds(f->words, f->m, f->k, far, &g);
         yes += group_answers(live, g.count, answer != NULL ? answer + at : NULL);
     }
     return yes;
 }
 
-/* One way of hashing, stamped with and without the answers' stores. */
+/* split_rounds stamped for round_prefetch's two hints: the caller
+ * (dispatch.c's runs at the AVX2 level) judges which runs take them. */
+size_t standard_portable_query_split(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                     unsigned char *answer)
+{
+    if (filter_beyond_llc(f))
+        return split_rounds(f, h1, h2, count, answer, 1);
+    return split_rounds(f, h1, h2, count, answer, 0);
+}
+
+/* One way of hashing, stamped with and without the answers' stores and
+ * for round_prefetch's two hints. */
 LOOP size_t query_stamp(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
 {
-    return answer == NULL ? query_run(kh, f, batches, count, NULL) : query_run(kh, f, batches, count, answer);
+    if (filter_beyond_llc(f))
+        return answer == NULL ? query_run(kh, f, batches, count, NULL, 1) : query_run(kh, f, batches, count, answer, 1);
+    return answer == NULL ? query_run(kh, f, batches, count, NULL, 0) : query_run(kh, f, batches, count, answer, 0);
 }
 
 size_t standard_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
