@@ -1071,3 +1071,35 @@ Test(batch, stage_threshold_is_the_llc)
     filter_stage_min_bytes_set(0); /* ask again */
     cr_expect_eq(filter_stage_min_bytes(), llc);
 }
+
+/* Queries beyond the last-level cache (the threshold taken as 4 KiB): the
+ * unblocked layouts' phases and rounds prefetch into L2 alone there
+ * (filters.h's filter_query_prefetch), which decides where a line waits,
+ * never an answer.  Each layout with the positions of three schemes, the
+ * fastest loops and the portable ones, and the AVX2 level's where the CPU
+ * has it, against the reference. */
+Test(batch, queries_beyond_llc, .timeout = 120)
+{
+    const uint64_t llc_was = filter_stage_min_bytes();
+    filter_stage_min_bytes_set(4096);
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED};
+    static const scheme_kind SCHEMES[] = {SCHEME_DOUBLE, SCHEME_ENHANCED, SCHEME_IDEAL};
+    const uint64_t m = 100003; /* 12.5 KB of bits, 50 KB of counters */
+    for (size_t l = 0; l < sizeof LAYOUTS / sizeof LAYOUTS[0]; l++) {
+        filter f;
+        cr_assert_eq(filter_init(&f, LAYOUTS[l], layout_fit_m(LAYOUTS[l], m), 7), 0);
+        cr_assert(filter_beyond_llc(&f), "%s of %llu bits lies beyond 4 KiB", layout_name(LAYOUTS[l]),
+                  (unsigned long long)m);
+        filter_free(&f);
+        for (size_t s = 0; s < sizeof SCHEMES / sizeof SCHEMES[0]; s++) {
+            pair_case c = {LAYOUTS[l], SCHEMES[s], "xxh3_64", "random64", m, 7, 6000, 6000, 0};
+            check_pair(&c);
+            if (cpu_isa_supported() >= ISA_AVX2) {
+                char *saved = isa_env_set("avx2");
+                check_pair(&c);
+                isa_env_restore(saved);
+            }
+        }
+    }
+    filter_stage_min_bytes_set(llc_was);
+}

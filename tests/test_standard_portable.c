@@ -389,7 +389,7 @@ Test(standard_portable, level_query_runs)
 
 /* A filter beyond the last-level cache (the threshold and L2 taken as a
  * few KiB): the rounds' stamps that prefetch into L2 alone
- * (standard_portable.c's round_prefetch), the query's run (each hash, k =
+ * (filters.h's filter_query_prefetch), the query's run (each hash, k =
  * 7, 1 and 24, the hashed entry with keys of other lengths) and, at the
  * AVX2 level where the CPU has it, standard_portable_query_split on the
  * level's hashes: each answer the reference's. */

@@ -55,6 +55,7 @@ typedef struct {
     unsigned hash_bits;
     uint64_t seed_mix;      /* ideal: mix64(trial seed) */
     const uint64_t *slice;  /* partitioned: slice_start */
+    int far;                /* beyond the last-level cache: a query's prefetches into L2 (filter_query_prefetch) */
     scheme_ctx ctx;
 } batch_env;
 
@@ -64,6 +65,7 @@ ALWAYS_INLINE void env_init(batch_env *e, scheme_kind S, const filter *f, const 
     e->blocks = f->blocks;
     e->k = f->k;
     e->slice = f->slice_start;
+    e->far = filter_beyond_llc(f);
     e->ctx = *ctx;
     e->hash_bits = S == SCHEME_IDEAL || S == SCHEME_PARQUET ? 64 : ctx->hash->bits;
     e->seed_mix = S == SCHEME_IDEAL ? mix64(ctx->seed) : 0;
@@ -386,7 +388,7 @@ ALWAYS_INLINE void query_start(layout_kind L, scheme_kind S, batch_env *e, const
     for (size_t j = 0; j < keys->count; j++) {
         cursor_start(L, S, e, &st->c[j], keys->ptr[j], keys->len[j], keys->id[j], hv[j]);
         st->pos[j] = cursor_position(L, S, e, &st->c[j], 0);
-        __builtin_prefetch(&words[word_of(L, st->pos[j])], 0, 3);
+        filter_query_prefetch(&words[word_of(L, st->pos[j])], e->far);
     }
 }
 
@@ -453,7 +455,7 @@ ALWAYS_INLINE int flight_step(layout_kind L, scheme_kind S, batch_env *e, const 
         for (unsigned i = fl->done; i < fl->end; i++) {
             uint64_t p = cursor_position(L, S, e, &fl->st.c[j], i);
             fl->later[j * k + i] = p;
-            __builtin_prefetch(&words[word_of(L, p)], 0, 3);
+            filter_query_prefetch(&words[word_of(L, p)], e->far);
         }
     }
     return 0;

@@ -155,6 +155,25 @@ void filter_stage_min_bytes_set(uint64_t bytes);
 int filter_beyond_l2(const filter *f);
 int filter_beyond_llc(const filter *f);
 
+/* A query's prefetch of a line it tests in a later round or phase: into
+ * L2 alone (prefetcht1) when the filter is beyond the last-level cache
+ * (far: filter_beyond_llc, a constant in each stamp of a loop that can
+ * make it one), else into L1.  A line bound for L1 holds one of the core's
+ * few L1 miss buffers until it arrives, one bound for L2 less long, so more
+ * of a round's lines are in flight from DRAM, and the round after finds
+ * them in L2.  Beyond the last-level cache that more than halved a present
+ * key of the standard layout's rounds; within it, where a line comes from
+ * L3 and the buffers are not what limits, the load from L2 cost 9-33% more
+ * (docs/PERFORMANCE.md, session 27).  The AVX-512 level's phases found the
+ * same (avx512.c, PHASE_AHEAD). */
+static inline __attribute__((always_inline)) void filter_query_prefetch(const void *line, int far)
+{
+    if (far)
+        __builtin_prefetch(line, 0, 2);
+    else
+        __builtin_prefetch(line, 0, 3);
+}
+
 /* How the AVX2 split block loop brings a key's block near before its bits
  * are set or tested, by what each core was measured to do best
  * (docs/PERFORMANCE.md); the standard layout's loops follow it too.  The

@@ -242,33 +242,16 @@ LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
     return p;
 }
 
-/* The line of position q prefetched for the next round: into L2 alone
- * (prefetcht1) when the filter is beyond the last-level cache (far, a
- * constant in each stamp of the loops), else into L1.  A line bound for L1
- * holds one of the core's few L1 miss buffers until it arrives, one bound
- * for L2 less long, so more of a round's 64 lines are on their way at once
- * from DRAM; the round after finds them in L2.  Beyond the last-level cache
- * that more than halved a present key's time; within it, where a line
- * comes from L3 and the buffers are not what limits, the load from L2
- * cost 9-33% more (docs/PERFORMANCE.md, session 27).  The AVX-512 level's
- * phases found the same (avx512.c, PHASE_AHEAD). */
-LOOP void round_prefetch(const uint64_t *words, uint64_t q, int far)
-{
-    if (far)
-        __builtin_prefetch(&words[q >> 6], 0, 2);
-    else
-        __builtin_prefetch(&words[q >> 6], 0, 3);
-}
-
 /* Key t of the group from its stream p: position 0 computed and its line
- * prefetched (round_prefetch), the stream kept where it then stands. */
+ * prefetched (filters.h's filter_query_prefetch), the stream kept where it
+ * then stands. */
 LOOP void group_put(const uint64_t *words, uint64_t m, int far, query_group *g, unsigned t, probe p)
 {
     const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
     g->x[t] = p.x;
     g->y[t] = p.y;
     g->pos[t] = q;
-    round_prefetch(words, q, far);
+    filter_query_prefetch(&words[q >> 6], far);
 }
 
 /* The next (up to) QUERY_GROUP keys of the run hashed into the group
@@ -304,7 +287,7 @@ LOOP uint64_t group_rounds(const uint64_t *words, uint64_t m, unsigned k, int fa
             const uint64_t q = probe_position(SCHEME_DOUBLE, NULL, &p, m);
             g->x[t] = p.x;
             g->pos[t] = q;
-            round_prefetch(words, q, far);
+            filter_query_prefetch(&words[q >> 6], far);
         }
         live = found;
     }
@@ -422,7 +405,7 @@ LOOP size_t split_rounds(const filter *f, const uint64_t *h1, const uint64_t *h2
     return yes;
 }
 
-/* split_rounds stamped for round_prefetch's two hints: the caller
+/* split_rounds stamped for filter_query_prefetch's two hints: the caller
  * (dispatch.c's runs at the AVX2 level) judges which runs take them. */
 size_t standard_portable_query_split(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
                                      unsigned char *answer)
@@ -433,7 +416,7 @@ size_t standard_portable_query_split(const filter *f, const uint64_t *h1, const 
 }
 
 /* One way of hashing, stamped with and without the answers' stores and
- * for round_prefetch's two hints. */
+ * for filter_query_prefetch's two hints. */
 LOOP size_t query_stamp(key_hashing kh, const filter *f, const key_batch *batches, size_t count, unsigned char *answer)
 {
     if (filter_beyond_llc(f))

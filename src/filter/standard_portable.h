@@ -19,7 +19,7 @@
  * Query: in rounds over a group of 64 keys, as Boost.Bloom's bulk
  * may_contain does.  Round i tests position i of every key still alive,
  * whose line was prefetched in round i - 1 (into L1, or into L2 alone
- * beyond the last-level cache: standard_portable.c's round_prefetch), and
+ * beyond the last-level cache: filters.h's filter_query_prefetch), and
  * computes and prefetches position i + 1; a key whose bit is clear leaves
  * the group's mask.  An
  * absent key at fill 1/2 leaves after 2 rounds on average, having fetched
