@@ -163,9 +163,9 @@ int filter_beyond_llc(const filter *f);
  * of a round's lines are in flight from DRAM, and the round after finds
  * them in L2.  Beyond the last-level cache that more than halved a present
  * key of the standard layout's rounds; within it, where a line comes from
- * L3 and the buffers are not what limits, the load from L2 cost 9-33% more
- * (docs/PERFORMANCE.md, session 27).  The AVX-512 level's phases found the
- * same (avx512.c, PHASE_AHEAD). */
+ * L3 and the buffers are not what limits, the two were alike or the load
+ * from L2 cost up to 8% more (docs/PERFORMANCE.md, session 27).  The
+ * AVX-512 level's phases found the same (avx512.c, PHASE_AHEAD). */
 static inline __attribute__((always_inline)) void filter_query_prefetch(const void *line, int far)
 {
     if (far)

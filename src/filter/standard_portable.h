@@ -21,12 +21,12 @@
  * whose line was prefetched in round i - 1 (into L1, or into L2 alone
  * beyond the last-level cache: filters.h's filter_query_prefetch), and
  * computes and prefetches position i + 1; a key whose bit is clear leaves
- * the group's mask.  An
- * absent key at fill 1/2 leaves after 2 rounds on average, having fetched
- * about 3 lines (the one it failed on and the next, prefetched), where a
- * test of all k fetches k; a present key stays for all k rounds.  No
- * branch depends on a bit's value, so none is mispredicted per key, and
- * every round's misses overlap (the timings: docs/PERFORMANCE.md).
+ * the group's mask.  An absent key at fill 1/2 leaves after 2 rounds on
+ * average, having fetched about 3 lines (the one it failed on and the
+ * next, prefetched), where a test of all k fetches k; a present key stays
+ * for all k rounds.  No branch depends on a bit's value, so none is
+ * mispredicted per key, and every round's misses overlap (the timings:
+ * docs/PERFORMANCE.md).
  *
  * Or, for the next group, all k bits of each key at once, no branch on a
  * bit (the inserts' one pass with loads for stores, stamped for k), where
