@@ -16,6 +16,16 @@ set ylabel "ns per op"
 set key top left font ",8"
 set grid
 load "columns.gpi"
+# more lines than gnuplot's eight default colours (the split block panels
+# draw nine systems and the floor): the eighth grey instead of black and
+# three more, so that no two share one, and the floor's own, black in
+# every panel
+set linetype 8 lc rgb "#7f7f7f" pt 8
+set linetype 9 lc rgb "#8c564b" pt 10
+set linetype 10 lc rgb "#e377c2" pt 11
+set linetype 11 lc rgb "#17becf" pt 12
+FLOOR_LT = 12
+set linetype FLOOR_LT lc rgb "black" pt 9
 # the rows of panel p for operation o
 in_panel(p, o) = sprintf("col(\"panel\") == \"%s\" && col(\"operation\") == \"%s\"", p, o)
 # the series drawn there, space-separated
@@ -26,8 +36,9 @@ do for [p in "standard splitblock"] {
   do for [o in "insert absent present"] {
     set title sprintf("%s: %s", p, o)
     list = series(p, o)
-    plot for [s in list] rows(p, o, s) using 1:2 with linespoints \
-         dt 1 + (s eq "floor") lw 1 + (s eq "floor") title s
+    plot for [i = 1:words(list)] rows(p, o, word(list, i)) using 1:2 with linespoints \
+         lt (word(list, i) eq "floor" ? FLOOR_LT : i) dt 1 + (word(list, i) eq "floor") \
+         lw 1 + (word(list, i) eq "floor") title word(list, i)
   }
 }
 unset multiplot
