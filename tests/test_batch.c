@@ -1073,16 +1073,17 @@ Test(batch, stage_threshold_is_the_llc)
 }
 
 /* Queries beyond the last-level cache (the threshold taken as 4 KiB): the
- * unblocked layouts' phases and rounds prefetch into L2 alone there
- * (filters.h's filter_query_prefetch), which decides where a line waits,
- * never an answer.  Each layout with the positions of three schemes, the
- * fastest loops and the portable ones, and the AVX2 level's where the CPU
- * has it, against the reference. */
+ * unblocked layouts' phases and rounds, and the blocked layouts' batches,
+ * prefetch into L2 alone there (filters.h's filter_query_prefetch), which
+ * decides where a line waits, never an answer.  Each layout with the
+ * positions of three schemes, the fastest loops and the portable ones, and
+ * the AVX2 level's where the CPU has it, against the reference. */
 Test(batch, queries_beyond_llc, .timeout = 120)
 {
     const uint64_t llc_was = filter_stage_min_bytes();
     filter_stage_min_bytes_set(4096);
-    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED};
+    static const layout_kind LAYOUTS[] = {LAYOUT_STANDARD, LAYOUT_COUNTING, LAYOUT_PARTITIONED, LAYOUT_BLOCKED512,
+                                          LAYOUT_REGISTER64};
     static const scheme_kind SCHEMES[] = {SCHEME_DOUBLE, SCHEME_ENHANCED, SCHEME_IDEAL};
     const uint64_t m = 100003; /* 12.5 KB of bits, 50 KB of counters */
     for (size_t l = 0; l < sizeof LAYOUTS / sizeof LAYOUTS[0]; l++) {

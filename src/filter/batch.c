@@ -55,7 +55,7 @@ typedef struct {
     unsigned hash_bits;
     uint64_t seed_mix;      /* ideal: mix64(trial seed) */
     const uint64_t *slice;  /* partitioned: slice_start */
-    int far;                /* beyond the last-level cache: a query's prefetches into L2 (filter_query_prefetch) */
+    int far;                /* queries beyond the last-level cache: their prefetches into L2 (query_env_init) */
     scheme_ctx ctx;
 } batch_env;
 
@@ -65,10 +65,19 @@ ALWAYS_INLINE void env_init(batch_env *e, scheme_kind S, const filter *f, const 
     e->blocks = f->blocks;
     e->k = f->k;
     e->slice = f->slice_start;
-    e->far = filter_beyond_llc(f);
+    e->far = 0;
     e->ctx = *ctx;
     e->hash_bits = S == SCHEME_IDEAL || S == SCHEME_PARQUET ? 64 : ctx->hash->bits;
     e->seed_mix = S == SCHEME_IDEAL ? mix64(ctx->seed) : 0;
+}
+
+/* A query's environment: env_init's, and where its prefetches put the
+ * lines (filters.h's filter_query_prefetch).  Asked here, once a query
+ * call, not in env_init, which every one-key call runs. */
+ALWAYS_INLINE void query_env_init(batch_env *e, scheme_kind S, const filter *f, const scheme_ctx *ctx)
+{
+    env_init(e, S, f, ctx);
+    e->far = filter_beyond_llc(f);
 }
 
 static int scheme_is_hashed(scheme_kind S)
@@ -617,7 +626,7 @@ ALWAYS_INLINE size_t batch_query(layout_kind L, scheme_kind S, const filter *f, 
     if (L == LAYOUT_STANDARD && S == SCHEME_DOUBLE)
         return standard_double_query(f, ctx, keys, 1, answer);
     batch_env e;
-    env_init(&e, S, f, ctx);
+    query_env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L)) {
         flight fl;
         flight_start(L, S, &e, ctx, f->words, keys, 0, &fl);
@@ -696,7 +705,7 @@ ALWAYS_INLINE size_t many_query(layout_kind L, scheme_kind S, const filter *f, c
     if (L == LAYOUT_STANDARD && S == SCHEME_DOUBLE)
         return standard_double_query(f, ctx, batches, count, answers);
     batch_env e;
-    env_init(&e, S, f, ctx);
+    query_env_init(&e, S, f, ctx);
     if (!layout_is_blocked(L))
         return many_query_phases(L, S, &e, ctx, f->words, batches, count, answers);
     pass_state st[MANY_AHEAD + 1];

@@ -155,7 +155,8 @@ void filter_stage_min_bytes_set(uint64_t bytes);
 int filter_beyond_l2(const filter *f);
 int filter_beyond_llc(const filter *f);
 
-/* A query's prefetch of a line it tests in a later round or phase: into
+/* A query's prefetch of a line it tests in a later round, phase or batch
+ * (the standard rounds, batch.c's phases and its blocked batches): into
  * L2 alone (prefetcht1) when the filter is beyond the last-level cache
  * (far: filter_beyond_llc, a constant in each stamp of a loop that can
  * make it one), else into L1.  A line bound for L1 holds one of the core's
