@@ -96,9 +96,10 @@ for round in $(seq 1 "$rounds"); do
   done
 done
 grep -v '^#' build/peers-bloomlab.csv | head -n 1 > build/peers-bloomlab-header.csv
+counters=$(sed -n 's/^# counters: //p' build/peers-bloomlab.csv | head -n 1)
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 /usr/bin/python3 scripts/peers.py "$raw" build/peers-bloomlab-header.csv "$model" "$levels" "$rounds" "$cpu" \
-  "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" > results/peers.csv.tmp
+  "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" "$counters" > results/peers.csv.tmp
 mv results/peers.csv.tmp results/peers.csv
 (cd plots && gnuplot peers.gp)
 /usr/bin/python3 scripts/peers_targets.py results/peers.csv > results/peers_targets.md

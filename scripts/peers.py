@@ -6,18 +6,21 @@ over the rounds; ns_max and spread (max / min - 1) say how far the rounds
 were apart.  The floor rows are bloomlab bench's: the lines an operation
 touches times the machine's random-line ceiling at the filter's size (the
 minimum over every run that measured it).  `panel` and `series` say where
-plots/peers.gp draws a row (blank: not drawn)."""
+plots/peers.gp draws a row (blank: not drawn).  `cycles` and `instructions`
+an operation are bloomlab bench's counts (src/harness/counters.h) in the
+round of the least time, blank for the peers' driver (it counts nothing)
+and wherever the machine exposes no counters (the `# counters:` line)."""
 import csv
 import datetime
 import sys
 
-raw, header_file, model, levels, rounds, cpu, version, kit, pin, builds = sys.argv[1:11]
+raw, header_file, model, levels, rounds, cpu, version, kit, pin, builds, counters = sys.argv[1:12]
 header = open(header_file).read().strip().split(",")
-figures = {}  # (system, isa, layout, bpk, n, op) -> [ns]
+figures = {}  # (system, isa, layout, bpk, n, op) -> [(ns, cycles, instructions)], counts "" where none
 
 
-def add(key, ns):
-    figures.setdefault(key, []).append(float(ns))
+def add(key, ns, cycles="", instructions=""):
+    figures.setdefault(key, []).append((float(ns), cycles, instructions))
 
 
 # scripts/bench-peers.sh puts round,source,isa before each line of the raw
@@ -43,7 +46,8 @@ for row in csv.reader(open(raw)):
         if r["hash"] != "xxh3_64":
             system += "+" + r["hash"]
         for op in ("insert", "absent", "present"):
-            add((system, isa, r["filter"], bpk, n, op), r["ns_" + op])
+            add((system, isa, r["filter"], bpk, n, op), r["ns_" + op], r.get("cycles_" + op, ""),
+                r.get("instructions_" + op, ""))
         if system != "bloomlab" and not system.startswith("bloomlab+"):
             continue  # the floor comes from the batch loops' rows, once
         lines_p, lines_a = float(r["lines_present"]), float(r["lines_absent"])
@@ -92,11 +96,14 @@ print("# method: %s rounds interleaved (per n: bloomlab at each level, then the 
 print("# keys: 8-byte random keys; bloomlab xxh3_64 + double (system bloomlab), or the hash its name gives"
       " (bloomlab+HASH); bloomlab-one-key: the library's one-key calls (bloomlab_add, bloomlab_contains);"
       " queries 1e6 absent and 1e6 present")
-print("system,isa,layout,bits_per_key,n,operation,ns,ns_max,spread,rounds,panel,series")
+print("# counters: %s" % counters)
+print("system,isa,layout,bits_per_key,n,operation,ns,ns_max,spread,rounds,panel,series,cycles,instructions")
 for key in sorted(figures, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1])):
-    v = figures[key]
+    rounds_seen = figures[key]
+    v = [ns for ns, _, _ in rounds_seen]
+    _, cycles, instructions = min(rounds_seen, key=lambda r: r[0])  # the round of the least time
     system, isa, layout, bpk, n, op = key
     panel, series = placement(system, isa, layout, bpk)
-    print("%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%d,%s,%s" % (system, isa, layout, bpk, n, op, min(v), max(v),
-                                                         max(v) / min(v) - 1 if min(v) > 0 else 0, len(v),
-                                                         panel, series))
+    print("%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%d,%s,%s,%s,%s" % (system, isa, layout, bpk, n, op, min(v), max(v),
+                                                               max(v) / min(v) - 1 if min(v) > 0 else 0, len(v),
+                                                               panel, series, cycles, instructions))

@@ -99,7 +99,7 @@ def main():
     one_key = [s for s in systems if s[0].startswith("bloomlab-one-key")]
     print("# bloomlab against issue 23's targets\n")
     print("From `results/peers.csv` (`make bench-peers`); " + "; ".join(m.lstrip("# ") for m in meta if
-                                                                         m.startswith(("# date", "# cpu"))) + ".")
+                                                                         m.startswith(("# date", "# cpu", "# counters"))) + ".")
     print("Target at a vector level = max(best native peer / 1.5, floor / 0.9); at the portable level, the best "
           "peer built for x86-64 (no vector extensions).  measured / target <= 1 meets it; (spread) is max / min - 1 "
           "over the rounds.  The batch path is held to every peer (bulk calls included), the library's one-key "

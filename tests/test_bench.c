@@ -119,6 +119,41 @@ Test(bench, csv_fractions_follow_their_definition, .timeout = 60)
     free(csv);
 }
 
+/* The counts' six columns follow system, and the `# counters:` line says
+ * whether the machine gave them: blank on every row where it did not; a
+ * filter row's all positive where it did (at least one instruction an
+ * operation), the ceiling's blank either way (nothing counted there). */
+Test(bench, counters_columns_blank_or_counted, .timeout = 60)
+{
+    char *csv = bench_csv("--min-bytes 16K --max-bytes 16K --filter standard --keys random64 --ops 1e4 --quiet");
+    const char *line = strstr(csv, "# counters: ");
+    cr_assert_not_null(line, "%s", csv);
+    const int counted = strncmp(line, "# counters: none, ", 18) != 0;
+    if (!counted)
+        cr_assert(strstr(line, "(perf_event_open of the cycles counter: ") != NULL, "%.200s", line);
+    const char *header = strstr(csv, "section,");
+    cr_assert_not_null(header);
+    cr_assert(strstr(header, ",system,cycles_insert,cycles_absent,cycles_present,instructions_insert,"
+                             "instructions_absent,instructions_present\n") != NULL,
+              "%.600s", header);
+    static const char *const COUNTS[] = {"cycles_insert",       "cycles_absent",       "cycles_present",
+                                         "instructions_insert", "instructions_absent", "instructions_present"};
+    const char *ceiling = strstr(header, "\nceiling,"), *row = strstr(header, "\nfilter,standard,");
+    cr_assert(ceiling != NULL && row != NULL, "%s", csv);
+    for (size_t i = 0; i < 6; i++) {
+        cr_assert(isnan(csv_field(header, ceiling + 1, COUNTS[i])), "ceiling %s", COUNTS[i]);
+        const double v = csv_field(header, row + 1, COUNTS[i]);
+        if (counted)
+            cr_assert(v >= 1, "%s = %g", COUNTS[i], v);
+        else
+            cr_assert(isnan(v), "%s = %g with no counters", COUNTS[i], v);
+    }
+    char system[32];
+    csv_text(header, row + 1, "system", system, sizeof system);
+    cr_assert_str_eq(system, "bloomlab");
+    free(csv);
+}
+
 /* --peers: each configuration through the batch loops (system bloomlab)
  * and, with xxh3_64 (the library's hash), through the library's one-key
  * calls (system bloomlab-one-key), the same filter sizes; another hash has
@@ -235,6 +270,51 @@ Test(bench, bad_plugin_is_refused_before_anything_runs)
     snprintf(args, sizeof args, "%s/b.csv", dir);
     cr_expect(access(args, F_OK) != 0, "a file was written");
     rmdir(dir);
+}
+
+/* scripts/peers.py (make bench-peers' results/peers.csv) on three made-up
+ * rounds: a figure's ns is the least round's, and its cycles and
+ * instructions that round's own (bloomlab's counts), blank for the peers'
+ * driver, which counts nothing; the `# counters:` line passed through. */
+Test(bench, peers_csv_counts_from_the_least_round, .timeout = 60)
+{
+    char *dir = temp_dir();
+    cr_assert_not_null(dir);
+    char header[600], raw[600], out[600], cmd[3000];
+    snprintf(header, sizeof header, "%s/header.csv", dir);
+    snprintf(raw, sizeof raw, "%s/raw.csv", dir);
+    snprintf(out, sizeof out, "%s/peers.csv", dir);
+    write_text(header, "section,filter,hash,n,bits_per_item,ns_insert,ns_absent,ns_present,lines_absent,lines_present,"
+                       "ns_independent,ns_update,system,cycles_insert,cycles_absent,cycles_present,instructions_insert,"
+                       "instructions_absent,instructions_present\n");
+    /* inserts: 5 ns in 18 cycles, 4 ns in 15 (the least, neither first nor last), 6 ns in 20; the driver 9, 8, 9 */
+    write_text(raw, "1,bloomlab,avx2,peers,standard,xxh3_64,1000,10,5,3,6,2,7,1,1.5,bloomlab,18,11,22,90,50,95\n"
+                    "1,peers,native,fastfilter,standard,1000,10,7,0.01,9,6,9\n"
+                    "2,bloomlab,avx2,peers,standard,xxh3_64,1000,10,4,3.5,6.5,2,7,1,1.5,bloomlab,15,12,23,91,51,96\n"
+                    "2,peers,native,fastfilter,standard,1000,10,7,0.01,8,6,9\n"
+                    "3,bloomlab,avx2,peers,standard,xxh3_64,1000,10,6,3.5,6.5,2,7,1,1.5,bloomlab,20,12,23,92,51,96\n"
+                    "3,peers,native,fastfilter,standard,1000,10,7,0.01,9,6,9\n");
+    snprintf(cmd, sizeof cmd,
+             "/usr/bin/python3 scripts/peers.py %s %s 'made-up cpu' avx2 3 1 'bloomlab 0' kit 'taskset -c 1' native "
+             "'cycles and instructions (made up)' > %s",
+             raw, header, out);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char *csv = slurp(out);
+    cr_assert_not_null(csv);
+    cr_assert(strstr(csv, "\n# counters: cycles and instructions (made up)\n") != NULL, "%s", csv);
+    const char *head = strstr(csv, "system,isa,");
+    cr_assert_not_null(head, "%s", csv);
+    const char *mine = strstr(head, "\nbloomlab,avx2,standard,10.00,1000,insert,"),
+               *theirs = strstr(head, "\nfastfilter,native,standard,10.00,1000,insert,");
+    cr_assert(mine != NULL && theirs != NULL, "%s", csv);
+    cr_assert_float_eq(csv_field(head, mine + 1, "ns"), 4.0, 1e-9);
+    cr_assert_float_eq(csv_field(head, mine + 1, "cycles"), 15.0, 1e-9, "%.120s", mine + 1);
+    cr_assert_float_eq(csv_field(head, mine + 1, "instructions"), 91.0, 1e-9, "%.120s", mine + 1);
+    cr_assert_float_eq(csv_field(head, theirs + 1, "ns"), 8.0, 1e-9);
+    cr_assert(isnan(csv_field(head, theirs + 1, "cycles")) && isnan(csv_field(head, theirs + 1, "instructions")),
+              "%.120s", theirs + 1);
+    free(csv);
+    remove_tree(dir);
 }
 
 /* scripts/bench_compare.py (scripts/bench-compare.sh's table) on three made-up

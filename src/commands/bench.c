@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness/cli.h"
+#include "harness/counters.h"
 #include "commands/commands.h"
 #include "base/hashes.h"
 #include "harness/keys.h"
@@ -297,10 +298,21 @@ typedef struct {
     unsigned k;
     uint64_t ops;
     uint64_t seed;
+    const counter_pair *counters; /* the run's cycles and instructions, or NULL (none: the figures NAN) */
 } bench_cell;
+
+/* An operation a figure times. */
+enum { OP_INSERT, OP_ABSENT, OP_PRESENT, OP_COUNT };
+
+/* Cycles and instructions an operation, the mean over the timed passes
+ * (counters.h); NAN where the run has no counters. */
+typedef struct {
+    double cycles, instructions;
+} op_counts;
 
 typedef struct {
     double ns_insert, ns_absent, ns_present, fill;
+    op_counts counted[OP_COUNT];
     double ns_absent_sweep; /* query_many over SWEEP_QUERY_BATCHES batches at a time, as sweep.c calls it */
     double absent_yes; /* fraction of absent keys answered "present": the FPR */
     int present_missing;
@@ -388,10 +400,51 @@ static uint64_t library_query(const timed *t, const key_batch *chunk, size_t bat
     return yes;
 }
 
+/* What timed regions cost together: wall time, and the counters' cycles
+ * and instructions (NAN once a region had none: no counters, or a read
+ * refused). */
+typedef struct {
+    double seconds, cycles, instructions;
+} cost;
+
+typedef struct {
+    double t0;
+    counter_counts at;
+    int counted;
+} span;
+
+/* The counters read, then the clock: each read's own work stays outside
+ * the time. */
+static span span_begin(const bench_cell *c)
+{
+    span s = {0, {0, 0}, c->counters != NULL};
+    s.counted = s.counted && counter_pair_read(c->counters, &s.at) == 0;
+    s.t0 = now_seconds();
+    return s;
+}
+
+static void span_end(const bench_cell *c, const span *s, cost *total)
+{
+    total->seconds += now_seconds() - s->t0;
+    counter_counts now;
+    if (!s->counted || counter_pair_read(c->counters, &now) != 0) {
+        total->cycles = total->instructions = NAN;
+        return;
+    }
+    total->cycles += now.first - s->at.first;
+    total->instructions += now.second - s->at.second;
+}
+
+/* A cost's counts per operation. */
+static op_counts per_op(const cost *total, double ops)
+{
+    return (op_counts){total->cycles / ops, total->instructions / ops};
+}
+
 /* ns per insert: the median over fills of the empty filter with its n
  * keys -- as many fills as --ops inserts take, and PASSES at least when a
  * fill is no more than --ops keys.  NAN when a fresh filter cannot be made. */
-static double time_inserts(const bench_cell *c, timed *t, key_batch *chunk)
+static double time_inserts(const bench_cell *c, timed *t, key_batch *chunk, op_counts *counted)
 {
     uint64_t fills = c->n >= c->ops ? 1 : (c->ops + c->n - 1) / c->n;
     if (c->n <= c->ops && fills < PASSES)
@@ -399,8 +452,9 @@ static double time_inserts(const bench_cell *c, timed *t, key_batch *chunk)
     double *ns = malloc(fills * sizeof *ns);
     if (ns == NULL)
         return NAN;
+    cost all = {0, 0, 0};
     for (uint64_t r = 0; r < fills; r++) {
-        double seconds = 0;
+        cost fill = {0, 0, 0};
         if (t->clear(t) != 0) {
             free(ns);
             return NAN;
@@ -408,13 +462,15 @@ static double time_inserts(const bench_cell *c, timed *t, key_batch *chunk)
         for (uint64_t first = 0; first < c->n;) {
             uint64_t want = c->n - first < CHUNK * KEY_BATCH ? c->n - first : CHUNK * KEY_BATCH;
             size_t batches = make_chunk(c, KEY_PRESENT, first, want, chunk);
-            double t0 = now_seconds();
+            const span s = span_begin(c);
             t->insert(t, chunk, batches, first + want == c->n);
-            seconds += now_seconds() - t0;
+            span_end(c, &s, &fill);
             first += want;
         }
-        ns[r] = 1e9 * seconds / (double)c->n;
+        ns[r] = 1e9 * fill.seconds / (double)c->n;
+        all = (cost){all.seconds + fill.seconds, all.cycles + fill.cycles, all.instructions + fill.instructions};
     }
+    *counted = per_op(&all, (double)fills * (double)c->n);
     double median = stats_median(ns, fills);
     free(ns);
     return median;
@@ -424,9 +480,9 @@ static double time_inserts(const bench_cell *c, timed *t, key_batch *chunk)
  * n inserted), over a whole chunk at a time, or as the sweep calls the
  * batch loops (as_sweep: SWEEP_QUERY_BATCHES batches at a time). */
 static double time_query_pass(const bench_cell *c, const timed *t, key_side side, key_batch *chunk, int as_sweep,
-                              uint64_t *yes_out)
+                              uint64_t *yes_out, cost *total)
 {
-    double seconds = 0;
+    cost pass = {0, 0, 0};
     uint64_t yes = 0, asked = 0;
     while (asked < c->ops) {
         uint64_t first = side == KEY_PRESENT ? asked % c->n : asked;
@@ -437,23 +493,27 @@ static double time_query_pass(const bench_cell *c, const timed *t, key_side side
         if (want > room)
             want = room;
         size_t batches = make_chunk(c, side, first, want, chunk);
-        double t0 = now_seconds();
+        const span s = span_begin(c);
         yes += t->query(t, chunk, batches, as_sweep);
-        seconds += now_seconds() - t0;
+        span_end(c, &s, &pass);
         asked += want;
     }
     *yes_out = yes;
-    return 1e9 * seconds / (double)asked;
+    *total = (cost){total->seconds + pass.seconds, total->cycles + pass.cycles, total->instructions + pass.instructions};
+    return 1e9 * pass.seconds / (double)asked;
 }
 
 /* The median of `passes` passes of time_query_pass; *yes_out is the
- * "present" count of one pass (every pass asks the same keys). */
+ * "present" count of one pass (every pass asks the same keys), *counted
+ * the passes' mean counts a query (each pass asks c->ops keys). */
 static double time_queries(const bench_cell *c, const timed *t, key_side side, key_batch *chunk, int as_sweep,
-                           unsigned passes, uint64_t *yes_out)
+                           unsigned passes, uint64_t *yes_out, op_counts *counted)
 {
     double ns[PASSES];
+    cost all = {0, 0, 0};
     for (unsigned p = 0; p < passes; p++)
-        ns[p] = time_query_pass(c, t, side, chunk, as_sweep, yes_out);
+        ns[p] = time_query_pass(c, t, side, chunk, as_sweep, yes_out, &all);
+    *counted = per_op(&all, (double)passes * (double)c->ops);
     return stats_median(ns, passes);
 }
 
@@ -465,15 +525,16 @@ static int time_calls(const bench_cell *c, timed *t, int sweep, bench_timing *ou
     key_batch *chunk = malloc(CHUNK * sizeof *chunk);
     if (chunk == NULL)
         return -1;
-    out->ns_insert = time_inserts(c, t, chunk);
+    out->ns_insert = time_inserts(c, t, chunk, &out->counted[OP_INSERT]);
     uint64_t yes;
+    op_counts unused;
     bench_cell warm = *c; /* untimed: see bench.h */
     warm.ops = c->ops < WARM_UP_QUERIES ? c->ops : WARM_UP_QUERIES;
-    time_queries(&warm, t, KEY_ABSENT, chunk, 0, 1, &yes);
-    out->ns_absent = time_queries(c, t, KEY_ABSENT, chunk, 0, PASSES, &yes);
+    time_queries(&warm, t, KEY_ABSENT, chunk, 0, 1, &yes, &unused);
+    out->ns_absent = time_queries(c, t, KEY_ABSENT, chunk, 0, PASSES, &yes, &out->counted[OP_ABSENT]);
     out->absent_yes = (double)yes / (double)c->ops;
-    out->ns_absent_sweep = sweep ? time_queries(c, t, KEY_ABSENT, chunk, 1, PASSES, &yes) : NAN;
-    out->ns_present = time_queries(c, t, KEY_PRESENT, chunk, 0, PASSES, &yes);
+    out->ns_absent_sweep = sweep ? time_queries(c, t, KEY_ABSENT, chunk, 1, PASSES, &yes, &unused) : NAN;
+    out->ns_present = time_queries(c, t, KEY_PRESENT, chunk, 0, PASSES, &yes, &out->counted[OP_PRESENT]);
     out->present_missing = yes != c->ops;
     free(chunk);
     return isnan(out->ns_insert) ? -1 : 0;
@@ -598,7 +659,11 @@ static const char USAGE[] =
     "(and a standard filter's fetch plans) and keep the fastest;\n"
     "BLOOMLAB_FETCH_SHAPE=none|at-hash|from-ring|far-one-step|far-two-steps|far-l2\n"
     "forces one split block shape, to time it alone.\n"
-    "The CSV's '# loops:' line and the table's first line say which ran.\n";
+    "The CSV's '# loops:' line and the table's first line say which ran.\n"
+    "Where the machine exposes them (perf_event_open), each filter and peers\n"
+    "figure also has the CPU's cycles and instructions an operation, user space,\n"
+    "the mean over its timed passes (columns cycles_*, instructions_*); the\n"
+    "'# counters:' line says so, or why they are blank (many guests have no PMU).\n";
 
 /* One --filter's list: its layouts join those of earlier ones (the first
  * turns the default, all, off), its plugins are loaded and checked now. */
@@ -791,13 +856,17 @@ typedef struct {
     const char *section, *filter, *hash, *scheme, *keys, *system;
     uint64_t bytes, m, n;
     unsigned k;
-    double v[18]; /* bits_per_item .. fraction_present, then ns_update, fraction_insert (V_*) */
+    double v[24]; /* bits_per_item .. fraction_present, then ns_update, fraction_insert; after system the
+                     counts: cycles_*, instructions_* (V_*) */
 } row;
 
 enum {
     V_BPI, V_FILL, V_FPR, V_NS_INSERT, V_NS_ABSENT, V_NS_PRESENT, V_NS_ABSENT_SWEEP, V_MOPS_INSERT, V_MOPS_ABSENT, V_MOPS_PRESENT,
     V_NS_DEP, V_NS_INDEP, V_LINES_ABSENT, V_LINES_PRESENT, V_FRAC_ABSENT, V_FRAC_PRESENT,
-    V_NS_UPDATE, V_FRAC_INSERT, V_COUNT
+    V_NS_UPDATE, V_FRAC_INSERT, V_AFTER_SYSTEM,
+    V_CYCLES = V_AFTER_SYSTEM,         /* + OP_*: cycles_insert, cycles_absent, cycles_present */
+    V_INSTRUCTIONS = V_CYCLES + OP_COUNT, /* + OP_* */
+    V_COUNT = V_INSTRUCTIONS + OP_COUNT
 };
 
 _Static_assert(sizeof(((row *)0)->v) / sizeof(double) == V_COUNT, "row values match the header");
@@ -833,10 +902,11 @@ static void row_fields(const row *r, char field[BENCH_COLUMNS][BENCH_FIELD], con
             fields[c] = field[c];
             c++;
         }
+        if (i == V_AFTER_SYSTEM) /* and system before the counts (schema.c) */
+            fields[c++] = r->system;
         table_real(field[c], BENCH_FIELD, r->v[i], BENCH_DIGITS);
         fields[c] = field[c];
     }
-    fields[c++] = r->system; /* the last column (schema.c) */
 }
 
 static void human_bytes(uint64_t bytes, char *out, size_t size)
@@ -860,7 +930,13 @@ typedef struct {
     table rows;  /* BENCH_TABLE_COLUMNS */
     FILE *notes; /* the table as it runs: stdout, or stderr when stdout carries the rows */
     int failed;  /* out of memory for a row */
+    counter_pair counters; /* cycles and instructions (counters.h); counting: opened */
+    int counting;
 } bench_run;
+
+/* The run's counters for a cell, or NULL where the machine gave none. */
+static const counter_pair *run_counters(const bench_run *b) { return b->counting ? &b->counters : NULL; }
+
 
 static void row_add(bench_run *b, const row *r)
 {
@@ -881,6 +957,16 @@ static void note(const bench_run *b, const char *fmt, ...)
     vfprintf(b->notes, fmt, ap);
     va_end(ap);
     fflush(b->notes);
+}
+
+/* A timed row's counts an operation, on the table, where there are any. */
+static void note_counts(const bench_run *b, const bench_timing *t)
+{
+    if (!b->counting)
+        return;
+    const op_counts *c = t->counted;
+    note(b, "  cycles %.1f/%.1f/%.1f  instructions %.1f/%.1f/%.1f", c[OP_INSERT].cycles, c[OP_ABSENT].cycles,
+         c[OP_PRESENT].cycles, c[OP_INSERT].instructions, c[OP_ABSENT].instructions, c[OP_PRESENT].instructions);
 }
 
 /* m and n for a filter of about `bytes` bytes at 10 bits (counters) per key. */
@@ -941,6 +1027,10 @@ static void row_timing(row *r, const bench_cell *cell, const bench_timing *t)
     r->v[V_MOPS_INSERT] = 1e3 / t->ns_insert;
     r->v[V_MOPS_ABSENT] = 1e3 / t->ns_absent;
     r->v[V_MOPS_PRESENT] = 1e3 / t->ns_present;
+    for (int op = 0; op < OP_COUNT; op++) {
+        r->v[V_CYCLES + op] = t->counted[op].cycles;
+        r->v[V_INSTRUCTIONS + op] = t->counted[op].instructions;
+    }
 }
 
 /* The lines a query touches and, with a ceiling measured at the filter's
@@ -989,6 +1079,7 @@ static int run_filter_cell(bench_run *b, bench_cell *cell, const char *keys_name
     if (ceil_at != NULL)
         note(b, "  ceiling %3.0f%%/%3.0f%% (%.2f/%.2f lines), insert %3.0f%%", 100 * r.v[V_FRAC_ABSENT],
              100 * r.v[V_FRAC_PRESENT], r.v[V_LINES_ABSENT], r.v[V_LINES_PRESENT], 100 * r.v[V_FRAC_INSERT]);
+    note_counts(b, &t);
     note(b, "\n");
     if (t_out != NULL)
         *t_out = t;
@@ -1030,7 +1121,7 @@ static void speed_row(bench_run *b, const speed_result *t, uint64_t n, unsigned 
 static int run_plugin_cell(bench_run *b, const filter_plugin *p, const keyset *ks, const char *keys_name,
                            uint64_t bytes)
 {
-    bench_cell std = {LAYOUT_STANDARD, SCHEME_DOUBLE, b->hash, ks, 0, 0, 0, b->o->ops, b->o->seed};
+    bench_cell std = {LAYOUT_STANDARD, SCHEME_DOUBLE, b->hash, ks, 0, 0, 0, b->o->ops, b->o->seed, NULL}; /* sizes only */
     size_cell(LAYOUT_STANDARD, bytes, &std.m, &std.n, &std.k);
     uint64_t m = std.m;
     unsigned k = std.k;
@@ -1088,7 +1179,7 @@ static int run_sizes(bench_run *b, keyset *const *keysets)
                 if (!o->layouts[l])
                     continue;
                 bench_cell cell = {(layout_kind)l, layout_default_scheme((layout_kind)l), b->hash, keysets[ki], 0, 0, 0,
-                                   o->ops, o->seed};
+                                   o->ops, o->seed, run_counters(b)};
                 size_cell(cell.layout, bytes, &cell.m, &cell.n, &cell.k);
                 if (run_filter_cell(b, &cell, o->keys[ki], bytes, &c, "filter", NULL) != 0)
                     return -1;
@@ -1113,7 +1204,7 @@ static int run_harness(bench_run *b, keyset *random64)
     for (size_t s = 0; s < 2; s++)
         for (size_t l = 0; l < 2; l++) {
             bench_cell cell = {LAYOUTS[l], SCHEMES[s], SCHEMES[s] == SCHEME_IDEAL ? NULL : b->hash, random64, 0, 0, 0,
-                               b->o->ops, b->o->seed};
+                               b->o->ops, b->o->seed, NULL};
             size_cell(cell.layout, harness_bytes, &cell.m, &cell.n, &cell.k);
             filter f;
             if (filter_init(&f, cell.layout, cell.m, cell.k) != 0)
@@ -1159,7 +1250,7 @@ static int time_config(bench_run *b, keyset *random64, layout_kind layout, doubl
                        int (*timing)(const bench_cell *, bench_timing *), const char *section, row *r,
                        bench_timing *t, ceiling *c)
 {
-    bench_cell cell = {layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)n, k, b->o->ops, b->o->seed};
+    bench_cell cell = {layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)n, k, b->o->ops, b->o->seed, run_counters(b)};
     cell.m = layout_fit_m(layout, (uint64_t)llround(n * bits_per_key));
     if (timing(&cell, t) != 0) {
         cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
@@ -1212,10 +1303,12 @@ static int run_peers(bench_run *b, keyset *random64)
                 return -1;
             r.system = PATHS[p].system;
             row_add(b, &r);
-            note(b, "%-11s n=%-5.0e %5.2f b/key k=%u  insert %6.2f  absent %6.2f  present %6.2f ns;  floors %.2f / %.2f / %.2f  (%s)\n",
+            note(b, "%-11s n=%-5.0e %5.2f b/key k=%u  insert %6.2f  absent %6.2f  present %6.2f ns;  floors %.2f / %.2f / %.2f  (%s)",
                  r.filter, (double)n, r.v[V_BPI], CONFIGS[i].k, t.ns_insert, t.ns_absent, t.ns_present,
                  r.v[V_LINES_PRESENT] * r.v[V_NS_UPDATE], r.v[V_LINES_ABSENT] * r.v[V_NS_INDEP],
                  r.v[V_LINES_PRESENT] * r.v[V_NS_INDEP], PATHS[p].system);
+            note_counts(b, &t);
+            note(b, "\n");
         }
     return 0;
 }
@@ -1259,7 +1352,7 @@ int cmd_bench(int argc, char **argv)
     keyset *random64 = keyset_open("random64", err, sizeof err);
     for (size_t i = 0; i < o.key_count; i++)
         keysets[i] = keyset_open(o.keys[i], err, sizeof err);
-    bench_run b = {&o, &hash, strbuf_heap(), {0}, rows_to_stdout(&o) ? stderr : stdout, 0};
+    bench_run b = {&o, &hash, strbuf_heap(), {0}, rows_to_stdout(&o) ? stderr : stdout, 0, {-1, -1}, 0};
     table_init(&b.rows, BENCH_TABLE_COLUMNS, BENCH_COLUMNS);
     if (b.meta.cut || random64 == NULL || keysets[0] == NULL || (o.key_count > 1 && keysets[1] == NULL)) {
         cli_error(CMD, "out of memory");
@@ -1272,12 +1365,20 @@ int cmd_bench(int argc, char **argv)
     strbuf_printf(&b.meta, "\n# version: bloomlab %s (%s)\n# seed: %llu\n# ops: %llu\n# vector level: %s\n# loops: %s\n",
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
            filter_ops_description());
+    char why[160];
+    b.counting = counter_pair_open_cycles_instructions(&b.counters, why, sizeof why) == 0;
+    if (b.counting)
+        strbuf_printf(&b.meta, "# counters: cycles and instructions (perf_event_open, user space), a filter's "
+                               "and a peers' row's mean an operation over the timed passes\n");
+    else
+        strbuf_printf(&b.meta, "# counters: none, the cycles_* and instructions_* columns blank (%s)\n", why);
     for (size_t i = 0; i < o.plugin_count; i++)
         strbuf_printf(&b.meta, "# plugin: %s ('%s'), beside bloomlab's standard layout (xxh3_64, double) of each size, "
                         "interleaved, least of %d rounds, both at the standard's m and k, or at the plugin's own "
                         "choice at that size where its create refuses them (the rows' m and k)\n",
                o.plugins[i].spec, o.plugins[i].api->name, PLUGIN_ROUNDS);
-    note(&b, "vector level: %s\nloops: %s\n", level, filter_ops_description());
+    note(&b, "vector level: %s\nloops: %s\ncounters: %s\n", level, filter_ops_description(),
+         b.counting ? "cycles and instructions an operation (perf_event_open)" : why);
     if (o.plugin_count > 0) { /* a crash in a plugin: one line naming it, status 2 */
         guard_install();
         guard_crash_status(2);
@@ -1300,6 +1401,7 @@ int cmd_bench(int argc, char **argv)
     if (o.format != FORMAT_TEXT && write_rows(&b) != 0)
         rc = 1;
 done:
+    counter_pair_close(&b.counters);
     strbuf_free(&b.meta);
     table_free(&b.rows);
     keyset_close(random64);

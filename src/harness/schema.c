@@ -85,6 +85,7 @@
 #define MEASURED "sections filter, peers and plugin"
 #define FILLED "sections filter and peers"
 #define AGAINST_CEILING "sections ceiling, filter and peers"
+#define COUNTED FILLED ", where the machine exposes counters"
 
 #define BENCH_COLUMN_LIST(F, X)                                                                                         \
     F(section, T, "", "what the row is: ceiling (the machine's random-access rates), filter (a layout at a size), "   \
@@ -122,7 +123,17 @@
       AGAINST_CEILING)                                                                                                 \
     X(fraction_insert, N, "fraction", "lines_present x ns_update / ns_insert", FILLED)                          \
     X(system, T, "", "whose filter the row times: bloomlab, or a filter plugin's name (bloomlab/filter.h)",  \
-      ALL_BENCH)
+      ALL_BENCH)                                                                                                       \
+    X(cycles_insert, N, "cycles", "CPU cycles an insert, user space, the mean over the timed fills "                  \
+      "(perf_event_open; blank where the machine exposes no counters: the '# counters:' line says why)", COUNTED)     \
+    X(cycles_absent, N, "cycles", "CPU cycles an absent query, the mean over the timed passes", COUNTED)            \
+    X(cycles_present, N, "cycles", "CPU cycles a present query, the mean over the timed passes", COUNTED)           \
+    X(instructions_insert, N, "instructions", "instructions retired an insert, user space, the mean over the fills", \
+      COUNTED)                                                                                                         \
+    X(instructions_absent, N, "instructions", "instructions retired an absent query, the mean over the passes",     \
+      COUNTED)                                                                                                         \
+    X(instructions_present, N, "instructions", "instructions retired a present query, the mean over the passes",    \
+      COUNTED)
 
 #define HEADER_FIRST(name, kind, unit, meaning, filled) #name
 #define HEADER_NEXT(name, kind, unit, meaning, filled) "," #name

@@ -24,7 +24,7 @@ extern const column_doc SWEEP_COLUMN_DOCS[SWEEP_COLUMNS];
 
 /* The bench's header line and its columns (as docs and for table.h). */
 extern const char BENCH_HEADER[];
-#define BENCH_COLUMNS 29
+#define BENCH_COLUMNS 35
 extern const column_doc BENCH_COLUMN_DOCS[BENCH_COLUMNS];
 extern const table_column BENCH_TABLE_COLUMNS[BENCH_COLUMNS];
 
