@@ -17,7 +17,13 @@ Two ratios a figure:
           against a round (seconds), so the round's ratio cancels it where
           each side's least may come from different moments: the paired
           ratio is the steadier judge of whether a change helps, the least
-          the figure to quote."""
+          the figure to quote.
+
+Where both binaries ran on a machine that exposes hardware counters (bench's
+cycles_* and instructions_* columns), two more a figure, each the ratio of
+the two sides' medians over the rounds: instructions (the work a change
+added or removed, which the host's load does not move) and cycles (this
+thread's own, which it moves less than wall time); blank elsewhere."""
 import csv
 import math
 import statistics
@@ -26,6 +32,7 @@ import sys
 KEY = ("section", "filter", "hash", "scheme", "keys", "bytes", "system")
 SECTIONS = ("filter", "peers")
 OPS = ("ns_insert", "ns_absent", "ns_present")
+COUNTS = ("cycles", "instructions")  # bench's cycles_OP and instructions_OP beside ns_OP
 
 
 def read(path):
@@ -33,9 +40,13 @@ def read(path):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
+def number(text):
+    return float(text) if text else math.nan
+
+
 def figures(directory, side, rounds):
-    """(key, op) -> {round: its timing}."""
-    out = {}
+    """(key, op) -> {round: its timing}, and (key, op) -> {round: {count: value}} (NaN where blank)."""
+    out, counted = {}, {}
     for r in range(1, rounds + 1):
         for row in read(f"{directory}/{side}.{r}.csv"):
             if row["section"] not in SECTIONS:
@@ -44,7 +55,16 @@ def figures(directory, side, rounds):
             for op in OPS:
                 if row.get(op):
                     out.setdefault((key, op), {})[r] = float(row[op])
-    return out
+                    name = op[len("ns_"):]
+                    counted.setdefault((key, op), {})[r] = {c: number(row.get(f"{c}_{name}", "")) for c in COUNTS}
+    return out, counted
+
+
+def count_ratio(old, new, count):
+    """new / old of a count's medians over the rounds; NaN where either side has none."""
+    o = [v[count] for v in old.values() if not math.isnan(v[count])]
+    n = [v[count] for v in new.values() if not math.isnan(v[count])]
+    return statistics.median(n) / statistics.median(o) if o and n and statistics.median(o) > 0 else math.nan
 
 
 def paired_ratio(old, new):
@@ -52,8 +72,9 @@ def paired_ratio(old, new):
     return statistics.median(new[r] / old[r] for r in set(old) & set(new))
 
 
-def compare(old, new):
+def compare(old_side, new_side):
     """A row a figure both sides measured, sorted for the table."""
+    (old, old_counts), (new, new_counts) = old_side, new_side
     rows = []
     for k in set(old) & set(new):
         o, n = old[k], new[k]
@@ -62,7 +83,9 @@ def compare(old, new):
         rows.append({"section": named["section"], "filter": named["filter"], "scheme": named["scheme"],
                      "keys": named["keys"], "bytes": named["bytes"], "system": named["system"], "op": k[1],
                      "old_ns": lo, "new_ns": ln, "ratio": ln / lo, "paired_ratio": paired_ratio(o, n),
-                     "old_spread": max(o.values()) / lo - 1, "new_spread": max(n.values()) / ln - 1})
+                     "old_spread": max(o.values()) / lo - 1, "new_spread": max(n.values()) / ln - 1,
+                     "cycles_ratio": count_ratio(old_counts[k], new_counts[k], "cycles"),
+                     "instructions_ratio": count_ratio(old_counts[k], new_counts[k], "instructions")})
     rows.sort(key=lambda r: (r["section"], r["filter"], r["system"], r["keys"], int(r["bytes"]), r["op"]))
     return rows
 
@@ -85,12 +108,14 @@ def main():
     if not rows:
         print("bench-compare: no figure measured by both binaries", file=sys.stderr)
         sys.exit(1)
+    counted = any(not math.isnan(r["instructions_ratio"]) for r in rows)
     print(f"{'filter':<22} {'scheme':<9} {'keys':<9} {'bytes':>10} {'op':<11} {'old ns':>8} {'new ns':>8} "
-          f"{'new/old':>7} {'paired':>7} {'spread old/new':>15}")
+          f"{'new/old':>7} {'paired':>7} {'spread old/new':>15}" + (f" {'cycles':>7} {'instr':>7}" if counted else ""))
     for r in rows:
         print(f"{display_name(r):<22} {r['scheme']:<9} {r['keys']:<9} {r['bytes']:>10} {r['op']:<11} "
               f"{r['old_ns']:8.2f} {r['new_ns']:8.2f} {r['ratio']:7.3f} {r['paired_ratio']:7.3f} "
-              f"{100 * r['old_spread']:6.0f}%/{100 * r['new_spread']:4.0f}%")
+              f"{100 * r['old_spread']:6.0f}%/{100 * r['new_spread']:4.0f}%" +
+              (f" {r['cycles_ratio']:7.3f} {r['instructions_ratio']:7.3f}" if counted else ""))
     worst = max(rows, key=lambda r: r["ratio"])
     if any(r["section"] == "peers" for r in rows):
         print("(* the peers section: bench --peers's configurations; [one-key]: the library's one-key calls)")
@@ -98,14 +123,16 @@ def main():
     paired = geometric_mean([r["paired_ratio"] for r in rows])
     print(f"\n{len(rows)} figures, {rounds} interleaved rounds: geometric mean new/old {least:.3f} (least of each), "
           f"{paired:.3f} (paired: the median of the rounds' ratios)")
+    if not counted:
+        print("(no cycles or instructions: the machine exposes no hardware counters to bench)")
     print(f"largest least-of-each {worst['ratio']:.3f} ({worst['filter']} {worst['keys']} {worst['bytes']} B "
           f"{worst['op']}, spreads {100 * worst['old_spread']:.0f}% / {100 * worst['new_spread']:.0f}%, "
           f"paired {worst['paired_ratio']:.3f})")
     if out_path:
         with open(out_path, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
             w.writeheader()
-            w.writerows(rows)
+            w.writerows({c: "" if isinstance(v, float) and math.isnan(v) else v for c, v in r.items()} for r in rows)
 
 
 if __name__ == "__main__":

@@ -317,6 +317,64 @@ Test(bench, peers_csv_counts_from_the_least_round, .timeout = 60)
     remove_tree(dir);
 }
 
+/* bench_compare.py's counts: where both sides' CSVs carry cycles and
+ * instructions, each ratio is new / old of the medians over the rounds
+ * (instructions 80 / 100, cycles 330 / 300 below); where neither has them,
+ * blank, and the table says why. */
+Test(bench, compare_counts_by_their_medians, .timeout = 60)
+{
+    static const double old_cycles[3] = {300, 310, 290}, new_cycles[3] = {330, 330, 400};
+    static const double old_instructions[3] = {100, 100, 102}, new_instructions[3] = {80, 81, 80};
+    for (int with_counts = 1; with_counts >= 0; with_counts--) {
+        char *dir = temp_dir();
+        cr_assert_not_null(dir);
+        for (int r = 0; r < 3; r++)
+            for (int side = 0; side < 2; side++) {
+                char path[600], text[1024], cycles[32] = "", instructions[32] = "";
+                if (with_counts) {
+                    snprintf(cycles, sizeof cycles, "%g", side == 0 ? old_cycles[r] : new_cycles[r]);
+                    snprintf(instructions, sizeof instructions, "%g", side == 0 ? old_instructions[r] : new_instructions[r]);
+                }
+                snprintf(path, sizeof path, "%s/%s.%d.csv", dir, side == 0 ? "old" : "new", r + 1);
+                snprintf(text, sizeof text,
+                         "# made up\n"
+                         "section,filter,hash,scheme,keys,bytes,ns_insert,ns_absent,ns_present,system,cycles_insert,"
+                         "instructions_insert\n"
+                         "filter,splitblock,xxh3_64,double,random64,65536,2,1,1,bloomlab,%s,%s\n",
+                         cycles, instructions);
+                write_text(path, text);
+            }
+        char cmd[1400], out_path[700];
+        snprintf(out_path, sizeof out_path, "%s/table.csv", dir);
+        snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/bench_compare.py %s 3 %s > %s/table.txt", dir, out_path,
+                 dir);
+        cr_assert_eq(system(cmd), 0, "%s", cmd);
+        char *csv = slurp(out_path);
+        cr_assert_not_null(csv);
+        char *save = NULL, *header = strtok_r(csv, "\n", &save);
+        int inserts = 0;
+        for (char *line = strtok_r(NULL, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
+            char op[32];
+            csv_text(header, line, "op", op, sizeof op);
+            const double cycles = csv_field(header, line, "cycles_ratio"),
+                         instructions = csv_field(header, line, "instructions_ratio");
+            if (with_counts && strcmp(op, "ns_insert") == 0) {
+                inserts++;
+                cr_assert(fabs(instructions - 0.8) < 1e-9 && fabs(cycles - 1.1) < 1e-9, "%s", line);
+            } else
+                cr_assert(isnan(cycles) && isnan(instructions), "%s: no counts", line);
+        }
+        cr_assert_eq(inserts, with_counts);
+        free(csv);
+        snprintf(out_path, sizeof out_path, "%s/table.txt", dir);
+        char *table = slurp(out_path);
+        cr_assert_not_null(table);
+        cr_assert_eq(strstr(table, "(no cycles or instructions: ") == NULL, with_counts, "%s", table);
+        free(table);
+        remove_tree(dir);
+    }
+}
+
 /* scripts/bench_compare.py (scripts/bench-compare.sh's table) on three made-up
  * rounds of two binaries, one filter row and two peers rows a round: the
  * least-of-each ratio is min(new) / min(old), the paired one the median of
