@@ -37,10 +37,18 @@ static void spin(double seconds)
 Test(counters, software_pair_counts_one_stretch)
 {
     counter_pair p;
-    char why[200];
-    cr_assert_eq(counter_pair_open(&p, COUNTER_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CPU_CLOCK, why,
-                                   sizeof why),
-                 0, "%s", why);
+    char why[200] = "";
+    if (counter_pair_open(&p, COUNTER_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_CPU_CLOCK, why, sizeof why) !=
+        0) {
+        /* a kernel that lets this user open no event at all (Debian's
+         * kernel.perf_event_paranoid = 3 for a user without CAP_PERFMON):
+         * then the refusal is all there is to check */
+        cr_log_info("no perf events for this user: %s", why);
+        cr_assert(strstr(why, "perf_event_open of software event ") == why && strstr(why, ": not permitted") != NULL,
+                  "%s", why);
+        cr_assert_eq(p.leader_fd, -1);
+        return;
+    }
     counter_counts before, after;
     const double t0 = now_seconds();
     cr_assert_eq(counter_pair_read(&p, &before), 0);
