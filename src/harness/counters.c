@@ -12,9 +12,9 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
-/* One event of the group: this thread, any core, user space only; the
- * leader opened disabled and enabled once its member has joined, so that
- * both count the same stretch. */
+/* One event of the group: this thread, any core, user space only, closed
+ * on exec; the leader opened disabled and enabled once its member has
+ * joined, so that both count the same stretch. */
 static int open_event(uint32_t type, uint64_t config, int leader_fd)
 {
     struct perf_event_attr attr;
@@ -26,7 +26,7 @@ static int open_event(uint32_t type, uint64_t config, int leader_fd)
     attr.exclude_kernel = 1;
     attr.exclude_hv = 1;
     attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, leader_fd, 0UL);
+    return (int)syscall(SYS_perf_event_open, &attr, 0, -1, leader_fd, (unsigned long)PERF_FLAG_FD_CLOEXEC);
 }
 
 /* Why an event was refused, in words: the event by name where it is one
