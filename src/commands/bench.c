@@ -435,6 +435,13 @@ static void span_end(const bench_cell *c, const span *s, cost *total)
     total->instructions += now.second - s->at.second;
 }
 
+static void cost_add(cost *total, const cost *part)
+{
+    total->seconds += part->seconds;
+    total->cycles += part->cycles;
+    total->instructions += part->instructions;
+}
+
 /* A cost's counts per operation. */
 static op_counts per_op(const cost *total, double ops)
 {
@@ -468,7 +475,7 @@ static double time_inserts(const bench_cell *c, timed *t, key_batch *chunk, op_c
             first += want;
         }
         ns[r] = 1e9 * fill.seconds / (double)c->n;
-        all = (cost){all.seconds + fill.seconds, all.cycles + fill.cycles, all.instructions + fill.instructions};
+        cost_add(&all, &fill);
     }
     *counted = per_op(&all, (double)fills * (double)c->n);
     double median = stats_median(ns, fills);
@@ -499,7 +506,7 @@ static double time_query_pass(const bench_cell *c, const timed *t, key_side side
         asked += want;
     }
     *yes_out = yes;
-    *total = (cost){total->seconds + pass.seconds, total->cycles + pass.cycles, total->instructions + pass.instructions};
+    cost_add(total, &pass);
     return 1e9 * pass.seconds / (double)asked;
 }
 
