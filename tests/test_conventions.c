@@ -413,5 +413,9 @@ Test(conventions, list_columns_names_exactly_the_csv_headers, .timeout = 60)
     cli_free(&r);
     r = run_cli("list columns");
     cr_expect(r.status == 0 && strstr(r.out, "\n  fpr_se ") && strstr(r.out, "\n  fraction_insert "), "%.300s", r.out);
+    /* aligned: the csv field starts at one offset on every line, the longest name's included */
+    const char *longest = strstr(r.out, "\n  instructions_present "), *short_name = strstr(r.out, "\n  fpr_se ");
+    cr_assert(longest != NULL && short_name != NULL, "%.300s", r.out);
+    cr_expect_eq(strstr(longest, " bench ") - longest, strstr(short_name, " sweep ") - short_name, "%.200s", longest);
     cli_free(&r);
 }

@@ -137,9 +137,14 @@ static const char *field_named(const table *t, size_t row, const char *column)
 
 static void write_text(FILE *out, const list_section *s, const table *t)
 {
+    int width = s->name_width; /* at least: the longest name sets it, so that the columns stay aligned */
+    for (size_t r = 0; r < t->rows; r++) {
+        const int len = (int)strlen(field_named(t, r, "name"));
+        width = len > width ? len : width;
+    }
     fprintf(out, "%s\n", s->heading);
     for (size_t r = 0; r < t->rows; r++) {
-        fprintf(out, "  %-*s ", s->name_width, field_named(t, r, "name"));
+        fprintf(out, "  %-*s ", width, field_named(t, r, "name"));
         if (s->columns == HASH_COLUMNS)
             fprintf(out, "%3s  ", field_named(t, r, "bits"));
         if (s->columns == COLUMN_COLUMNS) {
