@@ -64,7 +64,9 @@ def count_ratio(old, new, count):
     """new / old of a count's medians over the rounds; NaN where either side has none."""
     o = [v[count] for v in old.values() if not math.isnan(v[count])]
     n = [v[count] for v in new.values() if not math.isnan(v[count])]
-    return statistics.median(n) / statistics.median(o) if o and n and statistics.median(o) > 0 else math.nan
+    if not o or not n or statistics.median(o) <= 0:
+        return math.nan
+    return statistics.median(n) / statistics.median(o)
 
 
 def paired_ratio(old, new):

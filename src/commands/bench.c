@@ -417,8 +417,8 @@ typedef struct {
  * the time. */
 static span span_begin(const bench_cell *c)
 {
-    span s = {0, {0, 0}, c->counters != NULL};
-    s.counted = s.counted && counter_pair_read(c->counters, &s.at) == 0;
+    span s = {0, {0, 0}, 0};
+    s.counted = c->counters != NULL && counter_pair_read(c->counters, &s.at) == 0;
     s.t0 = now_seconds();
     return s;
 }
@@ -937,13 +937,8 @@ typedef struct {
     table rows;  /* BENCH_TABLE_COLUMNS */
     FILE *notes; /* the table as it runs: stdout, or stderr when stdout carries the rows */
     int failed;  /* out of memory for a row */
-    counter_pair counters; /* cycles and instructions (counters.h); counting: opened */
-    int counting;
+    const counter_pair *counters; /* cycles and instructions (counters.h), or NULL where the machine gave none */
 } bench_run;
-
-/* The run's counters for a cell, or NULL where the machine gave none. */
-static const counter_pair *run_counters(const bench_run *b) { return b->counting ? &b->counters : NULL; }
-
 
 static void row_add(bench_run *b, const row *r)
 {
@@ -969,7 +964,7 @@ static void note(const bench_run *b, const char *fmt, ...)
 /* A timed row's counts an operation, on the table, where there are any. */
 static void note_counts(const bench_run *b, const bench_timing *t)
 {
-    if (!b->counting)
+    if (b->counters == NULL)
         return;
     const op_counts *c = t->counted;
     note(b, "  cycles %.1f/%.1f/%.1f  instructions %.1f/%.1f/%.1f", c[OP_INSERT].cycles, c[OP_ABSENT].cycles,
@@ -1186,7 +1181,7 @@ static int run_sizes(bench_run *b, keyset *const *keysets)
                 if (!o->layouts[l])
                     continue;
                 bench_cell cell = {(layout_kind)l, layout_default_scheme((layout_kind)l), b->hash, keysets[ki], 0, 0, 0,
-                                   o->ops, o->seed, run_counters(b)};
+                                   o->ops, o->seed, b->counters};
                 size_cell(cell.layout, bytes, &cell.m, &cell.n, &cell.k);
                 if (run_filter_cell(b, &cell, o->keys[ki], bytes, &c, "filter", NULL) != 0)
                     return -1;
@@ -1257,7 +1252,7 @@ static int time_config(bench_run *b, keyset *random64, layout_kind layout, doubl
                        int (*timing)(const bench_cell *, bench_timing *), const char *section, row *r,
                        bench_timing *t, ceiling *c)
 {
-    bench_cell cell = {layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)n, k, b->o->ops, b->o->seed, run_counters(b)};
+    bench_cell cell = {layout, SCHEME_DOUBLE, b->hash, random64, 0, (uint64_t)n, k, b->o->ops, b->o->seed, b->counters};
     cell.m = layout_fit_m(layout, (uint64_t)llround(n * bits_per_key));
     if (timing(&cell, t) != 0) {
         cli_error(CMD, "cannot allocate a filter of %llu bytes", (unsigned long long)layout_bytes(cell.layout, cell.m));
@@ -1359,7 +1354,8 @@ int cmd_bench(int argc, char **argv)
     keyset *random64 = keyset_open("random64", err, sizeof err);
     for (size_t i = 0; i < o.key_count; i++)
         keysets[i] = keyset_open(o.keys[i], err, sizeof err);
-    bench_run b = {&o, &hash, strbuf_heap(), {0}, rows_to_stdout(&o) ? stderr : stdout, 0, {-1, -1}, 0};
+    bench_run b = {&o, &hash, strbuf_heap(), {0}, rows_to_stdout(&o) ? stderr : stdout, 0, NULL};
+    counter_pair counters = {-1, -1};
     table_init(&b.rows, BENCH_TABLE_COLUMNS, BENCH_COLUMNS);
     if (b.meta.cut || random64 == NULL || keysets[0] == NULL || (o.key_count > 1 && keysets[1] == NULL)) {
         cli_error(CMD, "out of memory");
@@ -1373,8 +1369,9 @@ int cmd_bench(int argc, char **argv)
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
            filter_ops_description());
     char why[160];
-    b.counting = counter_pair_open_cycles_instructions(&b.counters, why, sizeof why) == 0;
-    if (b.counting)
+    if (counter_pair_open_cycles_instructions(&counters, why, sizeof why) == 0)
+        b.counters = &counters;
+    if (b.counters != NULL)
         strbuf_printf(&b.meta, "# counters: cycles and instructions (perf_event_open, user space), a filter's "
                                "and a peers' row's mean an operation over the timed passes\n");
     else
@@ -1385,7 +1382,7 @@ int cmd_bench(int argc, char **argv)
                         "choice at that size where its create refuses them (the rows' m and k)\n",
                o.plugins[i].spec, o.plugins[i].api->name, PLUGIN_ROUNDS);
     note(&b, "vector level: %s\nloops: %s\ncounters: %s\n", level, filter_ops_description(),
-         b.counting ? "cycles and instructions an operation (perf_event_open)" : why);
+         b.counters != NULL ? "cycles and instructions an operation (perf_event_open)" : why);
     if (o.plugin_count > 0) { /* a crash in a plugin: one line naming it, status 2 */
         guard_install();
         guard_crash_status(2);
@@ -1408,7 +1405,7 @@ int cmd_bench(int argc, char **argv)
     if (o.format != FORMAT_TEXT && write_rows(&b) != 0)
         rc = 1;
 done:
-    counter_pair_close(&b.counters);
+    counter_pair_close(&counters);
     strbuf_free(&b.meta);
     table_free(&b.rows);
     keyset_close(random64);
