@@ -1,9 +1,13 @@
-/* splitblock_portable.c -- the loops of splitblock_portable.h: plain C11,
- * compiled with the build's flags alone (no -m option), so that they run on
- * any CPU the rest of the build runs on.
+/* splitblock_portable.c -- the loops of splitblock_portable.h: C11 and the
+ * generic vectors GCC and Clang give every target (vector_size), compiled
+ * with the build's flags alone (no -m option), so that they run on any CPU
+ * the rest of the build runs on.
  */
 #include "filter/splitblock_portable.h"
 #include "filter/batch_hash.h"
+
+#include <float.h>
+#include <string.h>
 
 #define LOOP static inline __attribute__((always_inline))
 
@@ -11,88 +15,122 @@
  * blocks of four words, computed mod 2^64 as the reference does. */
 LOOP uint64_t block_word(uint64_t h1, uint64_t blocks) { return (((h1 >> 32) * blocks) >> 32) * 4; }
 
-/* 1 << i and its complement for i in [0, 64): a load from a table in L1
- * instead of a shift by a register's count, which x86-64 without BMI2
- * writes as three instructions (the count moved into cl, a 1 made, the
- * shift). */
-#define B4(op, i) op(1ULL << (i)), op(1ULL << ((i) + 1)), op(1ULL << ((i) + 2)), op(1ULL << ((i) + 3))
-#define B16(op, i) B4(op, i), B4(op, (i) + 4), B4(op, (i) + 8), B4(op, (i) + 12)
-#define B64(op) B16(op, 0), B16(op, 16), B16(op, 32), B16(op, 48)
-#define AS_IS(x) (x)
-#define FLIPPED(x) (~(x))
-static const uint64_t BIT[64] = {B64(AS_IS)};
-static const uint64_t NOT_BIT[64] = {B64(FLIPPED)};
-#undef FLIPPED
-#undef AS_IS
-#undef B64
-#undef B16
-#undef B4
-
-/* 64-bit word t of the key's mask (hole = 0) or of its complement (hole =
- * 1, table NOT_BIT).  32-bit word 2t + s of the block is bits 32 s .. 32 s
- * + 31 of 64-bit word t (the reference's position 32 i + x lies in word
- * (32 i + x) >> 6 at bit (32 i + x) & 63), so mask t holds bit x_{2t} and
- * bit 32 + x_{2t+1}, x_i = (h32 SALT[i] mod 2^32) >> 27: two 32-bit
- * words' bits a 64-bit operation, and ~mask t is the AND of the two holes.
- * Built as 64-bit words, not as eight 32-bit ones stored over the block,
- * so that the bytes are right on either endianness.
+/* A key's mask, four 32-bit words at a time, in the compiler's generic
+ * vectors (GCC and Clang's vector_size: SSE2 on any x86-64, NEON on
+ * AArch64, scalar code elsewhere), so that the eight products and shifts
+ * run on the vector pipes, not one after another on the scalar multiplier
+ * (eight imuls a key had bound the scalar loop: docs/PERFORMANCE.md,
+ * session 29).
  *
- * An insert ORs mask t into word t.  A query uses ~mask: word t has the
- * key's bits iff (~mask_t | word_t) is all ones, so it ANDs the four and
- * compares with ~0, one OR a word against a NOT, an AND and an OR for
- * mask_t AND NOT word_t. */
-LOOP uint64_t split_word(const uint64_t *table, int hole, uint32_t h32, unsigned t)
+ * Word i of a block holds bit x_i = (h32 SALT[i] mod 2^32) >> 27.  1 << x
+ * has no SSE2 instruction (a shift by a per-lane count is AVX2's), so it
+ * is made by the float whose exponent is x: the bits (x << 23) + 0xBF800000
+ * are those of -2^x (sign 1, biased exponent 127 + x, mantissa 0), which
+ * converts exactly to the int32 -2^x for every x in [0, 32) (-2^31 is
+ * INT32_MIN; +2^31 would be out of range), and 0 - (-2^x) mod 2^32 is
+ * 1 << x.  (x << 23) is (product >> 4) masked to bits 23..27.
+ *
+ * Lane j of half q is 32-bit word 4q + j of the block as the machine
+ * stores it; on a big-endian machine the reference's word i (bits 32 (i &
+ * 1) .. of 64-bit word i >> 1) is stored at word i ^ 1, hence the salts'
+ * order (split_salts). */
+_Static_assert(sizeof(float) == 4 && FLT_RADIX == 2 && FLT_MANT_DIG == 24 && FLT_MAX_EXP == 128,
+               "lane_bits builds IEEE-754 binary32 floats");
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef int32_t i32x4 __attribute__((vector_size(16)));
+typedef float f32x4 __attribute__((vector_size(16)));
+
+typedef struct {
+    u32x4 low, high; /* the salts of words 0-3 and 4-7, as stored */
+} split_salts;
+
+LOOP int little_endian(void)
 {
-    const uint64_t *high = table + 32; /* a pointer of its own: gcc then folds the 32 into the loads */
-    const uint64_t a = table[(h32 * SPLITBLOCK_SALT[2 * t]) >> 27];
-    const uint64_t b = high[(h32 * SPLITBLOCK_SALT[2 * t + 1]) >> 27];
-    return hole ? a & b : a | b;
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
 }
 
-LOOP uint64_t split_mask_word(uint32_t h32, unsigned t) { return split_word(BIT, 0, h32, t); }
-LOOP uint64_t split_hole_word(uint32_t h32, unsigned t) { return split_word(NOT_BIT, 1, h32, t); }
-
-/* A batch's keys hashed (xxh3_64 on 8 bytes), their blocks placed and
- * prefetched (for writing when insert): the first pass. */
-LOOP void split_hash(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *keys,
-                     uint64_t **block, uint32_t *h32, int insert)
+LOOP split_salts split_salts_of(void)
 {
-    for (size_t j = 0; j < keys->count; j++) {
-        const uint64_t h = keys8_hash_one(hash, keys->ptr[j], keyed);
-        block[j] = &words[block_word(h, blocks)];
-        h32[j] = (uint32_t)h;
-        if (insert)
-            __builtin_prefetch(block[j], 1, 3);
-        else
-            __builtin_prefetch(block[j], 0, 3);
+    const unsigned swap = little_endian() ? 0 : 1;
+    split_salts s;
+    for (unsigned j = 0; j < 4; j++) {
+        s.low[j] = SPLITBLOCK_SALT[j ^ swap];
+        s.high[j] = SPLITBLOCK_SALT[(4 + j) ^ swap];
     }
+    return s;
+}
+
+/* 1 << (product >> 27) in each lane, by -2^x's float (above). */
+LOOP u32x4 lane_bits(u32x4 product)
+{
+    const u32x4 negative_power = ((product >> 4) & 0x0F800000u) + 0xBF800000u;
+    f32x4 as_float;
+    memcpy(&as_float, &negative_power, sizeof as_float);
+    return (u32x4){0, 0, 0, 0} - (u32x4)__builtin_convertvector(as_float, i32x4);
 }
 
 /* The second pass over n keys: their bits set (insert), or tested without a
- * branch (split_hole_word); returns how many found all eight, and writes
- * answer[j] when answer is not NULL (a constant at each call, so the test
- * is compiled away). */
+ * branch (a key is in when mask & ~block is zero); returns how many found
+ * all eight, and writes answer[j] when answer is not NULL (a constant at
+ * each call, so the test is compiled away). */
 LOOP size_t split_work(uint64_t *const *block, const uint32_t *h32, size_t n, unsigned char *answer, int insert)
 {
+    const split_salts salt = split_salts_of();
     size_t yes = 0;
     for (size_t j = 0; j < n; j++) {
-        uint64_t *w = block[j];
-        const uint32_t h = h32[j];
+        const u32x4 h = (u32x4){0, 0, 0, 0} + h32[j];
+        const u32x4 mask_low = lane_bits(h * salt.low), mask_high = lane_bits(h * salt.high);
+        u32x4 low, high;
+        memcpy(&low, block[j], sizeof low);
+        memcpy(&high, block[j] + 2, sizeof high);
         if (insert) {
-            w[0] |= split_mask_word(h, 0);
-            w[1] |= split_mask_word(h, 1);
-            w[2] |= split_mask_word(h, 2);
-            w[3] |= split_mask_word(h, 3);
+            low |= mask_low;
+            high |= mask_high;
+            memcpy(block[j], &low, sizeof low);
+            memcpy(block[j] + 2, &high, sizeof high);
         } else {
-            const uint64_t have = (split_hole_word(h, 0) | w[0]) & (split_hole_word(h, 1) | w[1]) &
-                                  (split_hole_word(h, 2) | w[2]) & (split_hole_word(h, 3) | w[3]);
-            const int all = have == ~0ULL;
+            const u32x4 missing = (mask_low & ~low) | (mask_high & ~high);
+            uint64_t halves[2];
+            memcpy(halves, &missing, sizeof halves);
+            const int all = (halves[0] | halves[1]) == 0;
             yes += (size_t)all;
             if (answer != NULL)
                 answer[j] = (unsigned char)all;
         }
     }
     return yes;
+}
+
+/* A key's block fetched ahead of its work: for writing when insert, and
+ * into L2 alone beyond the last-level cache (far), where a line bound for
+ * L1 holds one of the core's few L1 miss buffers for its whole trip from
+ * DRAM (filters.h's filter_query_prefetch).  Into L1 at 1e8 keys this loop
+ * had run at the rate of those buffers, more than twice its time with the
+ * hint (docs/PERFORMANCE.md, session 29). */
+LOOP void split_block_prefetch(const uint64_t *block, int insert, int far)
+{
+    if (!insert)
+        filter_query_prefetch(block, far);
+    else if (far)
+        __builtin_prefetch(block, 1, 2);
+    else
+        __builtin_prefetch(block, 1, 3);
+}
+
+/* A batch's keys hashed (xxh3_64 on 8 bytes), their blocks placed and
+ * prefetched: the first pass. */
+LOOP void split_hash(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *keys,
+                     uint64_t **block, uint32_t *h32, int insert, int far)
+{
+    for (size_t j = 0; j < keys->count; j++) {
+        const uint64_t h = keys8_hash_one(hash, keys->ptr[j], keyed);
+        block[j] = &words[block_word(h, blocks)];
+        h32[j] = (uint32_t)h;
+        split_block_prefetch(block[j], insert, far);
+    }
 }
 
 /* One key by its hash h, worked at once (returns 1 when its eight bits
@@ -117,7 +155,7 @@ LOOP int split_one_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64
  * hashes wait in two arrays of one batch, a loop each, with no test a key
  * of whether the ring is full. */
 LOOP size_t split_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches,
-                        size_t count, unsigned char *answer, int insert)
+                        size_t count, unsigned char *answer, int insert, int far)
 {
     const uint64_t keyed = keys8_constant(hash, seed);
     if (count == 1 && batches[0].count == 1) { /* one key: nothing to overlap */
@@ -131,7 +169,7 @@ LOOP size_t split_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
     size_t yes = 0, done = 0; /* done: keys of the batches before the one worked */
     for (size_t b = 0; b <= count; b++) {
         if (b < count)
-            split_hash(hash, words, blocks, keyed, &batches[b], block[b & 1], h32[b & 1], insert);
+            split_hash(hash, words, blocks, keyed, &batches[b], block[b & 1], h32[b & 1], insert, far);
         if (b > 0) {
             const size_t n = batches[b - 1].count;
             yes += split_work(block[(b - 1) & 1], h32[(b - 1) & 1], n, answer != NULL ? answer + done : NULL, insert);
@@ -141,22 +179,35 @@ LOOP size_t split_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
     return yes;
 }
 
+/* One hash's insert, stamped for the two prefetch hints (far: the filter
+ * beyond the last-level cache). */
+LOOP void split_insert_keys8(keys8_hash hash, filter *f, uint64_t seed, const key_batch *batches, size_t count)
+{
+    if (filter_beyond_llc(f))
+        split_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, 1);
+    else
+        split_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 1, 0);
+}
+
 void splitblock_portable_insert_keys8(filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
                                       size_t count)
 {
     if (hash == KEYS8_MULX64)
-        split_keys8(KEYS8_MULX64, f->words, f->blocks, seed, batches, count, NULL, 1);
+        split_insert_keys8(KEYS8_MULX64, f, seed, batches, count);
     else
-        split_keys8(KEYS8_XXH3_64, f->words, f->blocks, seed, batches, count, NULL, 1);
+        split_insert_keys8(KEYS8_XXH3_64, f, seed, batches, count);
 }
 
-/* One hash's query, stamped with and without the answers' stores. */
+/* One hash's query, stamped with and without the answers' stores and for
+ * the two prefetch hints. */
 LOOP size_t split_query_keys8(keys8_hash hash, const filter *f, uint64_t seed, const key_batch *batches, size_t count,
                               unsigned char *answer)
 {
-    if (answer == NULL)
-        return split_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0);
-    return split_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0);
+    if (filter_beyond_llc(f))
+        return answer == NULL ? split_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, 1)
+                              : split_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, 1);
+    return answer == NULL ? split_keys8(hash, f->words, f->blocks, seed, batches, count, NULL, 0, 0)
+                          : split_keys8(hash, f->words, f->blocks, seed, batches, count, answer, 0, 0);
 }
 
 size_t splitblock_portable_query_keys8(const filter *f, keys8_hash hash, uint64_t seed, const key_batch *batches,
