@@ -72,36 +72,39 @@ LOOP u32x4 lane_bits(u32x4 product)
     return (u32x4){0, 0, 0, 0} - (u32x4)__builtin_convertvector(as_float, i32x4);
 }
 
-/* The second pass over n keys: their bits set (insert), or tested without a
- * branch (a key is in when mask & ~block is zero); returns how many found
- * all eight, and writes answer[j] when answer is not NULL (a constant at
- * each call, so the test is compiled away). */
-LOOP size_t split_work(uint64_t *const *block, const uint32_t *h32, size_t n, unsigned char *answer, int insert)
+/* One key's bits set in its block (insert), or tested without a branch (a
+ * key is in when mask & ~block is zero): returns 1 when all eight are set
+ * (an insert returns 0). */
+LOOP int split_work_key(const split_salts *salt, uint64_t *block, uint32_t h32, int insert)
 {
-    const split_salts salt = split_salts_of();
-    size_t yes = 0;
-    for (size_t j = 0; j < n; j++) {
-        const u32x4 h = (u32x4){0, 0, 0, 0} + h32[j];
-        const u32x4 mask_low = lane_bits(h * salt.low), mask_high = lane_bits(h * salt.high);
-        u32x4 low, high;
-        memcpy(&low, block[j], sizeof low);
-        memcpy(&high, block[j] + 2, sizeof high);
-        if (insert) {
-            low |= mask_low;
-            high |= mask_high;
-            memcpy(block[j], &low, sizeof low);
-            memcpy(block[j] + 2, &high, sizeof high);
-        } else {
-            const u32x4 missing = (mask_low & ~low) | (mask_high & ~high);
-            uint64_t halves[2];
-            memcpy(halves, &missing, sizeof halves);
-            const int all = (halves[0] | halves[1]) == 0;
-            yes += (size_t)all;
-            if (answer != NULL)
-                answer[j] = (unsigned char)all;
-        }
+    const u32x4 h = (u32x4){0, 0, 0, 0} + h32;
+    const u32x4 mask_low = lane_bits(h * salt->low), mask_high = lane_bits(h * salt->high);
+    u32x4 low, high;
+    memcpy(&low, block, sizeof low);
+    memcpy(&high, block + 2, sizeof high);
+    if (insert) {
+        low |= mask_low;
+        high |= mask_high;
+        memcpy(block, &low, sizeof low);
+        memcpy(block + 2, &high, sizeof high);
+        return 0;
     }
-    return yes;
+    const u32x4 missing = (mask_low & ~low) | (mask_high & ~high);
+    uint64_t halves[2];
+    memcpy(halves, &missing, sizeof halves);
+    return (halves[0] | halves[1]) == 0;
+}
+
+/* split_work_key for key j of a batch's slots; its answer to answer[j]
+ * when answer is not NULL (a constant at each call, so the test is
+ * compiled away). */
+LOOP size_t split_work_slot(const split_salts *salt, uint64_t *const *block, const uint32_t *h32, size_t j,
+                            unsigned char *answer, int insert)
+{
+    const int all = split_work_key(salt, block[j], h32[j], insert);
+    if (answer != NULL)
+        answer[j] = (unsigned char)all;
+    return (size_t)all;
 }
 
 /* A key's block fetched ahead of its work: for writing when insert, and
@@ -120,26 +123,24 @@ LOOP void split_block_prefetch(const uint64_t *block, int insert, int far)
         __builtin_prefetch(block, 1, 3);
 }
 
-/* A batch's keys hashed (xxh3_64 on 8 bytes), their blocks placed and
- * prefetched: the first pass. */
-LOOP void split_hash(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *keys,
-                     uint64_t **block, uint32_t *h32, int insert, int far)
+/* Key j of a batch hashed (xxh3_64 or mulx64 on 8 bytes) into its slots:
+ * its block placed and prefetched, the low half of its hash kept for the
+ * mask. */
+LOOP void split_hash_slot(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *keys,
+                          size_t j, uint64_t **block, uint32_t *h32, int insert, int far)
 {
-    for (size_t j = 0; j < keys->count; j++) {
-        const uint64_t h = keys8_hash_one(hash, keys->ptr[j], keyed);
-        block[j] = &words[block_word(h, blocks)];
-        h32[j] = (uint32_t)h;
-        split_block_prefetch(block[j], insert, far);
-    }
+    const uint64_t h = keys8_hash_one(hash, keys->ptr[j], keyed);
+    block[j] = &words[block_word(h, blocks)];
+    h32[j] = (uint32_t)h;
+    split_block_prefetch(block[j], insert, far);
 }
 
 /* One key by its hash h, worked at once (returns 1 when its eight bits
  * are all set; an insert returns 0). */
 LOOP int split_one_hash(uint64_t *words, uint64_t blocks, uint64_t h, int insert)
 {
-    uint64_t *one = &words[block_word(h, blocks)];
-    const uint32_t h32 = (uint32_t)h;
-    return (int)split_work(&one, &h32, 1, NULL, insert);
+    const split_salts salt = split_salts_of();
+    return split_work_key(&salt, &words[block_word(h, blocks)], (uint32_t)h, insert);
 }
 
 /* One 8-byte key hashed and worked at once. */
@@ -149,11 +150,16 @@ LOOP int split_one_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64
     return split_one_hash(words, blocks, keys8_hash_one(hash, key, keyed), insert);
 }
 
-/* Batch b hashed and prefetched, then batch b - 1 worked: a key's block is
- * fetched while the up to KEY_BATCH keys before it are worked (about a
- * memory latency of this loop's work, as avx2.c's SPLIT_RING), and the
- * hashes wait in two arrays of one batch, a loop each, with no test a key
- * of whether the ring is full. */
+/* Batches a key's hashing runs ahead of its work: batch b is hashed and
+ * its blocks prefetched while batch b - AHEAD_BATCHES is worked, key j of
+ * the one beside key j of the other, so that the hashing's scalar
+ * arithmetic runs beside the masks' vector arithmetic (the two as passes
+ * of their own took their sum), and a block is fetched while the 64 keys
+ * before it are worked: at 1e8 keys 5.6-5.8 ns a key against 6.7 with one
+ * batch ahead, alike at 1e7 (docs/PERFORMANCE.md, session 29).  The
+ * hashes wait in AHEAD_BATCHES + 1 arrays of a batch. */
+enum { AHEAD_BATCHES = 2, SLOT_BATCHES = AHEAD_BATCHES + 1 };
+
 LOOP size_t split_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t seed, const key_batch *batches,
                         size_t count, unsigned char *answer, int insert, int far)
 {
@@ -164,17 +170,29 @@ LOOP size_t split_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
             answer[0] = (unsigned char)all;
         return (size_t)all;
     }
-    uint64_t *block[2][KEY_BATCH];
-    uint32_t h32[2][KEY_BATCH];
+    const split_salts salt = split_salts_of();
+    uint64_t *block[SLOT_BATCHES][KEY_BATCH];
+    uint32_t h32[SLOT_BATCHES][KEY_BATCH];
     size_t yes = 0, done = 0; /* done: keys of the batches before the one worked */
-    for (size_t b = 0; b <= count; b++) {
-        if (b < count)
-            split_hash(hash, words, blocks, keyed, &batches[b], block[b & 1], h32[b & 1], insert, far);
-        if (b > 0) {
-            const size_t n = batches[b - 1].count;
-            yes += split_work(block[(b - 1) & 1], h32[(b - 1) & 1], n, answer != NULL ? answer + done : NULL, insert);
-            done += n;
+    for (size_t b = 0; b < count + AHEAD_BATCHES; b++) {
+        const key_batch *next = b < count ? &batches[b] : NULL;
+        const size_t hashed = next != NULL ? next->count : 0;
+        const size_t worked = b >= AHEAD_BATCHES ? batches[b - AHEAD_BATCHES].count : 0;
+        uint64_t **next_block = block[b % SLOT_BATCHES], *const *work_block = block[(b + 1) % SLOT_BATCHES];
+        uint32_t *next_h32 = h32[b % SLOT_BATCHES];
+        const uint32_t *work_h32 = h32[(b + 1) % SLOT_BATCHES]; /* batch b - AHEAD_BATCHES's */
+        unsigned char *out = answer != NULL ? answer + done : NULL;
+        const size_t both = hashed < worked ? hashed : worked;
+        size_t j = 0;
+        for (; j < both; j++) {
+            split_hash_slot(hash, words, blocks, keyed, next, j, next_block, next_h32, insert, far);
+            yes += split_work_slot(&salt, work_block, work_h32, j, out, insert);
         }
+        for (size_t h = j; h < hashed; h++)
+            split_hash_slot(hash, words, blocks, keyed, next, h, next_block, next_h32, insert, far);
+        for (size_t w = j; w < worked; w++)
+            yes += split_work_slot(&salt, work_block, work_h32, w, out, insert);
+        done += worked;
     }
     return yes;
 }
