@@ -4,9 +4,9 @@
  * portable twin of avx2.h's avx2_splitblock_*_keys8.
  *
  * Each key is hashed in the loop (batch_hash.h's keys8_hash_one), its block placed
- * and prefetched, and its bits set or tested a batch of keys later, so that
- * the block's line has arrived when it is worked (Boost.Bloom's bulk path
- * has this shape), with no call and no hasher's output array between.
+ * and prefetched, and its bits set or tested two batches of keys later, so
+ * that the block's line has arrived when it is worked (Boost.Bloom's bulk
+ * path has this shape), with no call and no hasher's output array between.
  *
  * The bits are the one-key reference's (batch.c, cursor_start and
  * cursor_position for LAYOUT_SPLITBLOCK), bit for bit: h1 = xxh3_64(key,
