@@ -1369,12 +1369,11 @@ int cmd_bench(int argc, char **argv)
            BLOOMLAB_VERSION, bloomlab_git_rev, (unsigned long long)o.seed, (unsigned long long)o.ops, level,
            filter_ops_description());
     char why[160];
-    if (counter_pair_open_cycles_instructions(&counters, why, sizeof why) == 0)
+    if (counter_pair_open_cycles_instructions(&counters, why, sizeof why) == 0) {
         b.counters = &counters;
-    if (b.counters != NULL)
         strbuf_printf(&b.meta, "# counters: cycles and instructions (perf_event_open, user space), a filter's "
                                "and a peers' row's mean an operation over the timed passes\n");
-    else
+    } else
         strbuf_printf(&b.meta, "# counters: none, the cycles_* and instructions_* columns blank (%s)\n", why);
     for (size_t i = 0; i < o.plugin_count; i++)
         strbuf_printf(&b.meta, "# plugin: %s ('%s'), beside bloomlab's standard layout (xxh3_64, double) of each size, "
