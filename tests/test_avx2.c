@@ -356,6 +356,7 @@ static const struct {
     {FETCH_PLAN_CPU, SHAPE_FAR_ONE_STEP},
     {FETCH_PLAN_CPU, SHAPE_FAR_TWO_STEPS},
     {FETCH_PLAN_CPU, SHAPE_FAR_L2},
+    {FETCH_PLAN_CPU, SHAPE_LATE_L2},
 };
 
 /* check at every level this CPU runs, under each fetch mode (its name in

@@ -182,8 +182,9 @@ Test(fetch_tune, off_where_nothing_to_choose)
  * naming the value and the shapes. */
 Test(fetch_tune, shape_names_and_environment)
 {
-    static const char *const NAMES[] = {"none", "at-hash", "from-ring", "far-one-step", "far-two-steps", "far-l2"};
-    for (int s = SHAPE_NONE; s <= SHAPE_FAR_L2; s++)
+    static const char *const NAMES[] = {"none", "at-hash", "from-ring", "far-one-step", "far-two-steps", "far-l2",
+                                         "late-l2"};
+    for (int s = SHAPE_NONE; s <= SHAPE_LATE_L2; s++)
         cr_assert_str_eq(fetch_shape_name((fetch_shape)s), NAMES[s]);
     char err[200];
     for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++) {

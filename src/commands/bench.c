@@ -664,7 +664,7 @@ static const char USAGE[] =
     "vector level, e.g. to time the portable loops on the same machine.\n"
     "Past L2 each filter's first calls time the split block's fetch shapes\n"
     "(and a standard filter's fetch plans) and keep the fastest;\n"
-    "BLOOMLAB_FETCH_SHAPE=none|at-hash|from-ring|far-one-step|far-two-steps|far-l2\n"
+    "BLOOMLAB_FETCH_SHAPE=none|at-hash|from-ring|far-one-step|far-two-steps|far-l2|late-l2\n"
     "forces one split block shape, to time it alone.\n"
     "The CSV's '# loops:' line and the table's first line say which ran.\n"
     "Where the machine exposes them (perf_event_open), each filter and peers\n"

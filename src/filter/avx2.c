@@ -897,6 +897,26 @@ LOOP void split_drain_near(const split_lanes *c, const split_ring *r, size_t i, 
         split_near(c, r, (i + SPLIT_NEAR) % slots, split_l1_fetch(insert));
 }
 
+/* A late shape's prefetch (split_ymm.h's split_late) of the group placed
+ * SPLIT_LATE groups before group `placed`, from its slot. */
+#define SPLIT_LATE (SPLIT_LATE_KEYS / 4)
+LOOP void split_late4(const split_lanes *c, const split_ring *r, size_t placed, size_t slots, fetch_shape shape,
+                      int insert)
+{
+    if (split_late(shape) && placed >= SPLIT_LATE)
+        split_prefetch4(c, r->first[(placed - SPLIT_LATE) % slots], split_place_fetch(shape, insert));
+}
+
+/* At a loop's end, the late prefetches of its last SPLIT_LATE groups,
+ * before the drain works them. */
+LOOP void split_late_rest(const split_lanes *c, const split_ring *r, size_t groups, size_t slots, fetch_shape shape,
+                          int insert)
+{
+    if (split_late(shape))
+        for (size_t i = groups > SPLIT_LATE ? groups - SPLIT_LATE : 0; i < groups; i++)
+            split_prefetch4(c, r->first[i % slots], split_place_fetch(shape, insert));
+}
+
 /* The two halves of four keys' hashes h that a split block key uses, each
  * in the low 32 bits of its 64-bit lane: *low's lo32(h) (the mask's) and
  * *high's hi32(h) (the block's; vpmuludq reads only the low halves).  For
@@ -997,7 +1017,8 @@ static int batches_full_packed(const key_batch *batches, size_t count)
 
 /* One loop over the keys, four a step: the group hashed SPLIT_RING steps
  * ago is set or tested, then the next group is hashed (and its blocks
- * prefetched) into its slot.  Each step mixes the hash's arithmetic with
+ * prefetched, or a late shape's the blocks of the group SPLIT_LATE before
+ * it) into its slot.  Each step mixes the hash's arithmetic with
  * the blocks' loads and stores, and issues its prefetches one a key among
  * them (a burst of a batch's prefetches, then its work, measured slower:
  * docs/PERFORMANCE.md).  The hash and the fetch shape are constants at
@@ -1021,12 +1042,14 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
             if (split_from_slot(shape) && groups + SPLIT_NEAR >= slots)
                 split_near(&c, &ring, (groups + SPLIT_NEAR) % slots, split_l1_fetch(insert));
             split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.first[g],
-                         split_place_fetch(shape, insert));
+                         split_hash_fetch(shape, insert));
+            split_late4(&c, &ring, groups, slots, shape, insert);
             ring.out[g] = done + j;
             ring.live[g] = n - j >= 4 ? 4 : (unsigned)(n - j);
         }
         done += n;
     }
+    split_late_rest(&c, &ring, groups, slots, shape, insert);
     for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++) {
         split_drain_near(&c, &ring, i, groups, slots, shape, insert);
         yes += split_work_group(&c, &ring, i, slots, answer, insert);
@@ -1063,10 +1086,12 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
             if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
                 split_near(&c, &ring, next + j, split_l1_fetch(insert));
             split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], first[j],
-                         split_place_fetch(shape, insert));
+                         split_hash_fetch(shape, insert));
+            split_late4(&c, &ring, t * (KEY_BATCH / 4) + j, slots, shape, insert);
         }
     }
     const size_t groups = count * (KEY_BATCH / 4);
+    split_late_rest(&c, &ring, groups, slots, shape, insert);
     for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++) {
         split_drain_near(&c, &ring, i, groups, slots, shape, insert);
         yes += split_work4(&c, ring.h[i % slots], ring.first[i % slots], 4,
@@ -1125,7 +1150,7 @@ FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, spl
 
 /* The shapes avx2.c's loop is tuned over (fetch_tune.c) beyond L2. */
 static const int SPLIT_SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS,
-                                   SHAPE_FAR_L2};
+                                   SHAPE_FAR_L2, SHAPE_LATE_L2};
 
 /* One hash's loops, stamped per fetch shape and, for a query, with and
  * without the answers' stores: the shape the filter's tuning gives
@@ -1156,6 +1181,9 @@ LOOP size_t split_stamp(keys8_hash hash, const filter *f, uint64_t seed, const k
         break;
     case SHAPE_FAR_L2:
         yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_FAR_L2);
+        break;
+    case SHAPE_LATE_L2:
+        yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_LATE_L2);
         break;
     default:
         yes = splitblock_keys8(hash, w, nb, seed, batches, count, answer, insert, SHAPE_NONE);

@@ -958,6 +958,24 @@ LOOP unsigned sb_work_step(const sb_lanes *c, const sb_ring *r, size_t i, size_t
     return sb_work8(c, r->h[s], r->first[s], r->live[s], answer != NULL ? answer + r->out[s] : NULL, insert);
 }
 
+/* A late shape's prefetch (split_ymm.h's split_late) of the step placed
+ * SB_LATE steps before step `placed`, from its slot. */
+#define SB_LATE (SPLIT_LATE_KEYS / 8)
+LOOP void sb_late8(const sb_lanes *c, const sb_ring *r, size_t placed, size_t slots, fetch_shape shape, int insert)
+{
+    if (split_late(shape) && placed >= SB_LATE)
+        sb_prefetch8(c, r->first[(placed - SB_LATE) % slots], split_place_fetch(shape, insert));
+}
+
+/* At a loop's end, the late prefetches of its last SB_LATE steps, before
+ * the drain works them. */
+LOOP void sb_late_rest(const sb_lanes *c, const sb_ring *r, size_t steps, size_t slots, fetch_shape shape, int insert)
+{
+    if (split_late(shape))
+        for (size_t i = steps > SB_LATE ? steps - SB_LATE : 0; i < steps; i++)
+            sb_prefetch8(c, r->first[i % slots], split_place_fetch(shape, insert));
+}
+
 /* In a loop's drain (the ring's last steps worked, none placed), the
  * blocks of step i + SB_NEAR prefetched from its slot as the loop's steps
  * do (avx2.c's split_drain_near says why). */
@@ -971,8 +989,9 @@ LOOP void sb_drain_near(const sb_lanes *c, const sb_ring *r, size_t i, size_t st
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
  * is set or tested, the blocks of the step due SB_NEAR steps from now
  * prefetched from its slot (split_from_slot), then the next eight keys are
- * hashed into its slot (their blocks prefetched beyond the last-level
- * cache, the ring SB_FAR_RING steps long).  The hash and the
+ * hashed into its slot (their blocks prefetched, or a late shape's the
+ * blocks of the step SB_LATE before it; the ring SB_FAR_RING steps long
+ * in the far shapes).  The hash and the
  * shape are constants at each call: one loop stamped per choice. */
 LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
                         size_t count, unsigned char *answer, int insert, fetch_shape shape)
@@ -991,12 +1010,14 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
             /* in line (__builtin_expect): all but a call's first steps */
             if (split_from_slot(shape) && __builtin_expect(steps + SB_NEAR >= slots, 1))
                 sb_prefetch8(&c, ring.first[(steps + SB_NEAR) % slots], split_l1_fetch(insert));
-            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.h[s], ring.first[s], split_place_fetch(shape, insert));
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.h[s], ring.first[s], split_hash_fetch(shape, insert));
+            sb_late8(&c, &ring, steps, slots, shape, insert);
             ring.out[s] = done + j;
             ring.live[s] = n - j >= 8 ? 8 : (unsigned)(n - j);
         }
         done += n;
     }
+    sb_late_rest(&c, &ring, steps, slots, shape, insert);
     for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++) {
         sb_drain_near(&c, &ring, i, steps, slots, shape, insert);
         yes += sb_work_step(&c, &ring, i, slots, answer, insert);
@@ -1033,10 +1054,12 @@ LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint
                 yes += sb_work8(&c, h[j], first[j], 8, out != NULL ? out + 8 * j : NULL, insert);
             if (split_from_slot(shape) && t + 1 >= ring_batches) /* the step worked in the next batch */
                 sb_prefetch8(&c, ring.first[next + j], split_l1_fetch(insert));
-            sb_place8(hash, &c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], split_place_fetch(shape, insert));
+            sb_place8(hash, &c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], split_hash_fetch(shape, insert));
+            sb_late8(&c, &ring, t * (KEY_BATCH / 8) + j, slots, shape, insert);
         }
     }
     const size_t steps = count * (KEY_BATCH / 8);
+    sb_late_rest(&c, &ring, steps, slots, shape, insert);
     for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++) {
         sb_drain_near(&c, &ring, i, steps, slots, shape, insert);
         yes += sb_work8(&c, ring.h[i % slots], ring.first[i % slots], 8, answer != NULL ? answer + 8 * i : NULL,
@@ -1066,9 +1089,10 @@ LOOP size_t sb_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t
 }
 
 /* The shapes the loop is tuned over beyond L2 (fetch_tune.c): it has no
- * SHAPE_AT_HASH, whose prefetch as a key is hashed is SHAPE_FAR_ONE_STEP's
- * on a shorter ring. */
-static const int SB_SHAPES[] = {SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2};
+ * SHAPE_AT_HASH, whose prefetch is SHAPE_FAR_ONE_STEP's on a shorter ring,
+ * late (split_ymm.h's split_late). */
+static const int SB_SHAPES[] = {SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2,
+                                SHAPE_LATE_L2};
 
 /* The loop for the filter's size: the shape the filter's tuning gives
  * (fetch_tune.c), or, where there is none, up to the last-level cache the
@@ -1098,6 +1122,9 @@ LOOP size_t sb_stamp(keys8_hash hash, const filter *f, uint64_t seed, const key_
         break;
     case SHAPE_FAR_L2:
         yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FAR_L2);
+        break;
+    case SHAPE_LATE_L2:
+        yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_LATE_L2);
         break;
     case SHAPE_FROM_RING:
         yes = sb_keys8(hash, f->words, f->blocks, keyed, batches, count, answer, insert, SHAPE_FROM_RING);

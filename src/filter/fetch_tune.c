@@ -87,6 +87,7 @@ static const char *const SHAPE_NAMES[] = {
     [SHAPE_FAR_ONE_STEP] = "far-one-step",
     [SHAPE_FAR_TWO_STEPS] = "far-two-steps",
     [SHAPE_FAR_L2] = "far-l2",
+    [SHAPE_LATE_L2] = "late-l2",
 };
 #define SHAPE_COUNT (sizeof SHAPE_NAMES / sizeof SHAPE_NAMES[0])
 

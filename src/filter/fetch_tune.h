@@ -84,7 +84,7 @@ void fetch_tune_end(const fetch_trial *trial, size_t yes);
 fetch_trial fetch_tune_shape_begin(const filter *f, tune_loop loop, int insert, tune_choices shapes,
                                    fetch_shape planned, size_t keys);
 /* A shape's name ("none", "at-hash", "from-ring", "far-one-step",
- * "far-two-steps", "far-l2"), as BLOOMLAB_FETCH_SHAPE takes it. */
+ * "far-two-steps", "far-l2", "late-l2"), as BLOOMLAB_FETCH_SHAPE takes it. */
 const char *fetch_shape_name(fetch_shape shape);
 /* The shape every split block loop runs whatever the filter's size and
  * tuning, or -1: fetch_tune_force's (the tests'), else

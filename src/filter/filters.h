@@ -218,7 +218,8 @@ const char *fetch_plan_name(fetch_plan plan);
  * under FETCH_WINDOW up to the last-level cache and the core's plan beyond):
  *   SHAPE_NONE           no prefetch (in L2);
  *   SHAPE_AT_HASH        (FETCH_AHEAD, L2 to the last-level cache) prefetched
- *                        into L1 as its key is hashed, a ring ahead;
+ *                        into L1 16 keys after its key is hashed, a ring
+ *                        ahead (split_ymm.h's split_late);
  *   SHAPE_FROM_RING      (FETCH_WINDOW, L2 to the last-level cache)
  *                        prefetched from its ring slot 32 keys ahead: a load
  *                        and a prefetch a key, no vector work;
@@ -228,7 +229,9 @@ const char *fetch_plan_name(fetch_plan plan);
  *                        hashed, 128 keys ahead, then into L1 from its slot
  *                        32 keys ahead;
  *   SHAPE_FAR_L2         (no plan's) into L2 as its key is hashed, 128 keys
- *                        ahead, and no more: its load finds it there.
+ *                        ahead, and no more: its load finds it there;
+ *   SHAPE_LATE_L2        (no plan's) SHAPE_FAR_L2's, but 16 keys after its
+ *                        key is hashed (split_ymm.h's split_late).
  * Beyond L2 the loops time the shapes on each filter's calls and keep the
  * fastest (fetch_tune.c), unless a shape or a plan is forced. */
 typedef enum {
@@ -237,7 +240,8 @@ typedef enum {
     SHAPE_FROM_RING,
     SHAPE_FAR_ONE_STEP,
     SHAPE_FAR_TWO_STEPS,
-    SHAPE_FAR_L2
+    SHAPE_FAR_L2,
+    SHAPE_LATE_L2
 } fetch_shape;
 fetch_shape filter_fetch_shape(const filter *f, fetch_plan plan);
 

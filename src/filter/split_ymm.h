@@ -76,19 +76,41 @@ SPLIT_YMM int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_R
 /* A fetch shape's parts (filters.h's fetch_shape), for both loops: whether
  * its ring is the long one (the far shapes'); the prefetch as a key is
  * hashed (into L1 for SHAPE_AT_HASH and SHAPE_FAR_ONE_STEP, into L2 for
- * SHAPE_FAR_TWO_STEPS and SHAPE_FAR_L2); and whether its blocks are
+ * SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2 and SHAPE_LATE_L2); and whether its blocks are
  * prefetched into L1 again from their ring slots 32 keys before their
  * work. */
 SPLIT_YMM int split_far(fetch_shape shape)
 {
-    return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2;
+    return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2 ||
+           shape == SHAPE_LATE_L2;
 }
 SPLIT_YMM int split_place_fetch(fetch_shape shape, int insert)
 {
     if (shape == SHAPE_AT_HASH || shape == SHAPE_FAR_ONE_STEP)
         return split_l1_fetch(insert);
-    return shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2 ? FETCH_L2 : FETCH_NONE;
+    return shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2 || shape == SHAPE_LATE_L2 ? FETCH_L2 : FETCH_NONE;
 }
 SPLIT_YMM int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
+
+/* Whether a shape's prefetch as its key is hashed comes late: SPLIT_LATE_KEYS
+ * keys after the hashing, its blocks' words read back from their ring slot
+ * (SHAPE_AT_HASH's and SHAPE_LATE_L2's).  At once, the four or eight words
+ * come out of the vector they were made in (vmovq, vpextrq, vextracti128):
+ * work on the vector pipes, which the loop's hashing and masks keep busy.
+ * From a slot written a few steps before, they are plain loads, on ports
+ * the loop leaves idle.  On a Zen 4 (docs/PERFORMANCE.md, 2026-12-07,
+ * session 30) the AVX2 loop with the filter in L1 took 0.1 ns a key less,
+ * at 1e7 keys 10% less (SHAPE_LATE_L2 against SHAPE_FAR_L2), at 1e6
+ * SHAPE_AT_HASH 17% less; but at 1e8 keys, where the memory is the time,
+ * 5-10% more, so SHAPE_FAR_L2 stays beside SHAPE_LATE_L2 and the tuning
+ * (fetch_tune.c) picks.  16 keys late measured faster than 4, 8 or 32. */
+#define SPLIT_LATE_KEYS 16
+SPLIT_YMM int split_late(fetch_shape shape) { return shape == SHAPE_AT_HASH || shape == SHAPE_LATE_L2; }
+
+/* The prefetch as a key is hashed: a late shape's comes after (split_late). */
+SPLIT_YMM int split_hash_fetch(fetch_shape shape, int insert)
+{
+    return split_late(shape) ? FETCH_NONE : split_place_fetch(shape, insert);
+}
 
 #endif /* BLOOMLAB_SPLIT_YMM_H */
