@@ -833,22 +833,31 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
  * bits are the same whichever. */
 #define SPLIT_FAR_RING 32
 #define SPLIT_NEAR 8
+/* SHAPE_LATE_L2's ring: 256 keys.  With its prefetch late
+ * (split_ymm.h's split_late) the longer ring ran 1e7 keys 7% faster on a
+ * Zen 4, where the far shapes, prefetching at once, had measured no faster
+ * on 256 keys than on 128 (docs/PERFORMANCE.md, sessions 28 and 30); at
+ * 1e8 those shapes on 256 keys ran 5% slower, so theirs stays 128. */
+#define SPLIT_LATE_RING 64
 
 /* The groups in flight: slot g holds words whose low 32 bits are a group's
  * hashes' (the masks': split_hash_halves), its blocks' first words
  * (split_place4), where its answers go and how many of its four lanes are
- * keys (four but in a short batch's last group); SPLIT_RING or
- * SPLIT_FAR_RING slots used. */
+ * keys (four but in a short batch's last group); SPLIT_RING,
+ * SPLIT_FAR_RING or SPLIT_LATE_RING slots used. */
 typedef struct {
-    uint64_t h[SPLIT_FAR_RING][4];
-    uint64_t first[SPLIT_FAR_RING][4];
-    size_t out[SPLIT_FAR_RING];
-    unsigned live[SPLIT_FAR_RING];
+    uint64_t h[SPLIT_LATE_RING][4];
+    uint64_t first[SPLIT_LATE_RING][4];
+    size_t out[SPLIT_LATE_RING];
+    unsigned live[SPLIT_LATE_RING];
 } split_ring;
 
 /* A shape's ring slots (split_ymm.h: split_far, split_place_fetch,
  * split_from_slot). */
-LOOP size_t split_ring_slots(fetch_shape shape) { return split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING; }
+LOOP size_t split_ring_slots(fetch_shape shape)
+{
+    return shape == SHAPE_LATE_L2 ? SPLIT_LATE_RING : split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING;
+}
 
 /* What a ring loop's every step uses: in every lane the filter's block
  * count, the hash's per-call constant (keys8_constant), the split block's
@@ -1058,13 +1067,14 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
 }
 
 /* split_ring_run for full batches of packed keys (batches_full_packed):
- * a batch is 8 groups, and the ring 2 batches (4 beyond the last-level
- * cache: split_far), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
+ * a batch is 8 groups, and the ring 2 batches (4 in the far shapes:
+ * split_far; 8 in SHAPE_LATE_L2), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
  * and the 8 steps of a batch, unrolled, address them from the batch's base
  * (no key counts or answer places kept); step j of batch t works the group
  * hashed a ring earlier into the same slot before it places its own. */
-_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATCH / 4 && SPLIT_NEAR == KEY_BATCH / 4,
-               "the rings are 2 and 4 full batches of groups, the near prefetch one batch ahead");
+_Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATCH / 4 &&
+                   SPLIT_LATE_RING == 8 * KEY_BATCH / 4 && SPLIT_NEAR == KEY_BATCH / 4,
+               "the rings are 2, 4 and 8 full batches of groups, the near prefetch one batch ahead");
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                             const key_batch *batches, size_t count, unsigned char *answer, int insert,
                             fetch_shape shape)

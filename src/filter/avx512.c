@@ -859,27 +859,32 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
  * and 256 measured alike). */
 #define SB_RING 8
 #define SB_FAR_RING 16
+/* SHAPE_LATE_L2's ring: 256 keys, as avx2.c's SPLIT_LATE_RING. */
+#define SB_LATE_RING 32
 /* The prefetch from a block's slot (split_from_slot: SHAPE_FROM_RING's
  * and SHAPE_FAR_TWO_STEPS's second), SB_NEAR steps (32 keys) before its
  * work: scalar loads of word indexes stored steps ago. */
 #define SB_NEAR (SB_RING / 2)
 
 /* A shape's ring slots (as avx2.c's split_ring_slots). */
-LOOP size_t sb_ring_slots(fetch_shape shape) { return split_far(shape) ? SB_FAR_RING : SB_RING; }
+LOOP size_t sb_ring_slots(fetch_shape shape)
+{
+    return shape == SHAPE_LATE_L2 ? SB_LATE_RING : split_far(shape) ? SB_FAR_RING : SB_RING;
+}
 
 /* The steps in flight: slot s holds a step's keys' hashes (their low
  * halves make the masks as each key is worked, as in the AVX2 loop:
  * split_ymm.h), the first word of each key's block (sb_place8), where its
  * answers go and how many of its eight lanes are keys (eight but in a short
- * batch's last step); SB_RING or SB_FAR_RING slots used.  Until session 18
+ * batch's last step); SB_RING, SB_FAR_RING or SB_LATE_RING slots used.  Until session 18
  * the masks were made as the keys were hashed, two a zmm register, and kept
  * here: slower in L1 and beyond L2 (docs/PERFORMANCE.md, 2026-12-06,
  * session 18). */
 typedef struct {
-    uint64_t h[SB_FAR_RING][8];
-    uint64_t first[SB_FAR_RING][8];
-    size_t out[SB_FAR_RING];
-    unsigned live[SB_FAR_RING];
+    uint64_t h[SB_LATE_RING][8];
+    uint64_t first[SB_LATE_RING][8];
+    size_t out[SB_LATE_RING];
+    unsigned live[SB_LATE_RING];
 } sb_ring;
 
 /* What every step uses: in every lane the filter's block count, the
@@ -1026,15 +1031,17 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
 }
 
 /* sb_ring_run for full batches marked packed (sb_batches_full_packed): a
- * batch is 4 steps, the ring 2 batches (4 beyond the last-level cache), so
+ * batch is 4 steps, the ring 2 batches (4 in the far shapes, 8 in
+ * SHAPE_LATE_L2), so
  * batch t's steps take slots 4 (t mod batches) + 0 .. 3, and a batch's
  * steps, unrolled, address them from the batch's base, with no key counts
  * or answer places kept (as avx2.c's split_ring_full; faster than
  * sb_ring_run in L1 and beyond L2: docs/PERFORMANCE.md, session 24).
  * Step j of batch t works the step hashed a ring earlier into the same
  * slot, then places its own. */
-_Static_assert(SB_RING == 2 * KEY_BATCH / 8 && SB_FAR_RING == 4 * KEY_BATCH / 8 && SB_NEAR == KEY_BATCH / 8,
-               "the rings are 2 and 4 full batches of steps, the near prefetch one batch ahead");
+_Static_assert(SB_RING == 2 * KEY_BATCH / 8 && SB_FAR_RING == 4 * KEY_BATCH / 8 && SB_LATE_RING == 8 * KEY_BATCH / 8 &&
+                   SB_NEAR == KEY_BATCH / 8,
+               "the rings are 2, 4 and 8 full batches of steps, the near prefetch one batch ahead");
 LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
                          size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {

@@ -230,8 +230,8 @@ const char *fetch_plan_name(fetch_plan plan);
  *                        32 keys ahead;
  *   SHAPE_FAR_L2         (no plan's) into L2 as its key is hashed, 128 keys
  *                        ahead, and no more: its load finds it there;
- *   SHAPE_LATE_L2        (no plan's) SHAPE_FAR_L2's, but 16 keys after its
- *                        key is hashed (split_ymm.h's split_late).
+ *   SHAPE_LATE_L2        (no plan's) into L2 16 keys after its key is
+ *                        hashed (split_ymm.h's split_late), 256 keys ahead.
  * Beyond L2 the loops time the shapes on each filter's calls and keep the
  * fastest (fetch_tune.c), unless a shape or a plan is forced. */
 typedef enum {
