@@ -1161,6 +1161,7 @@ FILTER_KEY8_CALLS(avx2_splitblock_key8, split_insert_key8, split_query_key8, spl
 /* The shapes avx2.c's loop is tuned over (fetch_tune.c) beyond L2. */
 static const int SPLIT_SHAPES[] = {SHAPE_AT_HASH, SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS,
                                    SHAPE_FAR_L2, SHAPE_LATE_L2};
+_Static_assert(sizeof SPLIT_SHAPES / sizeof *SPLIT_SHAPES <= FETCH_TUNE_CHOICES_MAX, "a tuning slot times them all");
 
 /* One hash's loops, stamped per fetch shape and, for a query, with and
  * without the answers' stores: the shape the filter's tuning gives

@@ -1100,6 +1100,7 @@ LOOP size_t sb_keys8(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t
  * late (split_ymm.h's split_late). */
 static const int SB_SHAPES[] = {SHAPE_FROM_RING, SHAPE_FAR_ONE_STEP, SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2,
                                 SHAPE_LATE_L2};
+_Static_assert(sizeof SB_SHAPES / sizeof *SB_SHAPES <= FETCH_TUNE_CHOICES_MAX, "a tuning slot times them all");
 
 /* The loop for the filter's size: the shape the filter's tuning gives
  * (fetch_tune.c), or, where there is none, up to the last-level cache the
