@@ -816,7 +816,7 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
  * latency of the loop's work (Boost.Bloom's bulk path keeps 64 one-line
  * blocks in flight; 32 and 64 keys measured alike in the last-level
  * cache, 64 faster beyond it: docs/PERFORMANCE.md). */
-#define SPLIT_RING 16
+#define SPLIT_RING (SPLIT_RING_KEYS / 4)
 
 /* A block's fetch shape (filters.h's fetch_shape: the core's plan and the
  * filter's size pick it): beyond the last-level cache a ring of
@@ -831,14 +831,10 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
  * the loop's blocks are word indexes and its prefetches written out
  * (session 18), an insert's too (session 24; before, from twice L2).  The
  * bits are the same whichever. */
-#define SPLIT_FAR_RING 32
+#define SPLIT_FAR_RING (SPLIT_FAR_RING_KEYS / 4)
 #define SPLIT_NEAR 8
-/* SHAPE_LATE_L2's ring: 256 keys.  With its prefetch late
- * (split_ymm.h's split_late) the longer ring ran 1e7 keys 7% faster on a
- * Zen 4, where the far shapes, prefetching at once, had measured no faster
- * on 256 keys than on 128 (docs/PERFORMANCE.md, sessions 28 and 30); at
- * 1e8 those shapes on 256 keys ran 5% slower, so theirs stays 128. */
-#define SPLIT_LATE_RING 64
+/* SHAPE_LATE_L2's ring (split_ymm.h's split_ring_keys). */
+#define SPLIT_LATE_RING (SPLIT_LATE_RING_KEYS / 4)
 
 /* The groups in flight: slot g holds words whose low 32 bits are a group's
  * hashes' (the masks': split_hash_halves), its blocks' first words
@@ -852,12 +848,8 @@ typedef struct {
     unsigned live[SPLIT_LATE_RING];
 } split_ring;
 
-/* A shape's ring slots (split_ymm.h: split_far, split_place_fetch,
- * split_from_slot). */
-LOOP size_t split_ring_slots(fetch_shape shape)
-{
-    return shape == SHAPE_LATE_L2 ? SPLIT_LATE_RING : split_far(shape) ? SPLIT_FAR_RING : SPLIT_RING;
-}
+/* A shape's ring slots (split_ymm.h's split_ring_keys). */
+LOOP size_t split_ring_slots(fetch_shape shape) { return split_ring_keys(shape) / 4; }
 
 /* What a ring loop's every step uses: in every lane the filter's block
  * count, the hash's per-call constant (keys8_constant), the split block's
@@ -1067,8 +1059,8 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
 }
 
 /* split_ring_run for full batches of packed keys (batches_full_packed):
- * a batch is 8 groups, and the ring 2 batches (4 in the far shapes:
- * split_far; 8 in SHAPE_LATE_L2), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
+ * a batch is 8 groups, and the ring 2 batches (4 in the far shapes, 8 in
+ * SHAPE_LATE_L2: split_ring_keys), so batch t's groups take slots 8 (t mod batches) + 0 .. 7,
  * and the 8 steps of a batch, unrolled, address them from the batch's base
  * (no key counts or answer places kept); step j of batch t works the group
  * hashed a ring earlier into the same slot before it places its own. */

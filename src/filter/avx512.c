@@ -854,23 +854,19 @@ size_t avx512_splitblock_query(const filter *f, const uint64_t *h1, const uint64
 /* Steps of eight keys between a step's hashing (its blocks found) and its
  * blocks' sets or tests: SB_RING (64 keys, as avx2.c's
  * SPLIT_RING), and beyond the last-level cache, where each block is
- * prefetched as its key is hashed (split_ymm.h's split_far),
+ * prefetched as its key is hashed (split_ymm.h's split_ring_keys),
  * SB_FAR_RING (128 keys: about a memory latency of the loop's work; 192
- * and 256 measured alike). */
-#define SB_RING 8
-#define SB_FAR_RING 16
-/* SHAPE_LATE_L2's ring: 256 keys, as avx2.c's SPLIT_LATE_RING. */
-#define SB_LATE_RING 32
+ * and 256 measured alike), and SB_LATE_RING (256 keys, SHAPE_LATE_L2's). */
+#define SB_RING (SPLIT_RING_KEYS / 8)
+#define SB_FAR_RING (SPLIT_FAR_RING_KEYS / 8)
+#define SB_LATE_RING (SPLIT_LATE_RING_KEYS / 8)
 /* The prefetch from a block's slot (split_from_slot: SHAPE_FROM_RING's
  * and SHAPE_FAR_TWO_STEPS's second), SB_NEAR steps (32 keys) before its
  * work: scalar loads of word indexes stored steps ago. */
 #define SB_NEAR (SB_RING / 2)
 
-/* A shape's ring slots (as avx2.c's split_ring_slots). */
-LOOP size_t sb_ring_slots(fetch_shape shape)
-{
-    return shape == SHAPE_LATE_L2 ? SB_LATE_RING : split_far(shape) ? SB_FAR_RING : SB_RING;
-}
+/* A shape's ring slots (split_ymm.h's split_ring_keys). */
+LOOP size_t sb_ring_slots(fetch_shape shape) { return split_ring_keys(shape) / 8; }
 
 /* The steps in flight: slot s holds a step's keys' hashes (their low
  * halves make the masks as each key is worked, as in the AVX2 loop:

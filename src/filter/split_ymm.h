@@ -73,16 +73,24 @@ SPLIT_YMM void split_prefetch(const void *p, int fetch)
 
 SPLIT_YMM int split_l1_fetch(int insert) { return insert ? FETCH_WRITE : FETCH_READ; }
 
-/* A fetch shape's parts (filters.h's fetch_shape), for both loops: whether
- * its ring is the long one (the far shapes'); the prefetch as a key is
- * hashed (into L1 for SHAPE_AT_HASH and SHAPE_FAR_ONE_STEP, into L2 for
- * SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2 and SHAPE_LATE_L2); and whether its blocks are
- * prefetched into L1 again from their ring slots 32 keys before their
- * work. */
-SPLIT_YMM int split_far(fetch_shape shape)
+/* A fetch shape's parts (filters.h's fetch_shape), for both loops: its
+ * ring, the keys between a key's hashing and its work (avx2.c's
+ * SPLIT_RING and SPLIT_FAR_RING say why 64 and, in the far shapes, 128;
+ * SHAPE_LATE_L2's is 256: with its prefetch late, split_late, the longer
+ * ring ran 1e7 keys 7% faster on a Zen 4, where the far shapes, prefetching
+ * at once, had measured no faster on 256 keys than on 128, and at 1e8 ran
+ * 5% slower on 256: docs/PERFORMANCE.md, sessions 28 and 30); the prefetch
+ * as a key is hashed (into L1 for SHAPE_AT_HASH and SHAPE_FAR_ONE_STEP,
+ * into L2 for SHAPE_FAR_TWO_STEPS, SHAPE_FAR_L2 and SHAPE_LATE_L2); and
+ * whether its blocks are prefetched into L1 again from their ring slots 32
+ * keys before their work. */
+enum { SPLIT_RING_KEYS = 64, SPLIT_FAR_RING_KEYS = 128, SPLIT_LATE_RING_KEYS = 256 };
+SPLIT_YMM size_t split_ring_keys(fetch_shape shape)
 {
-    return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2 ||
-           shape == SHAPE_LATE_L2;
+    if (shape == SHAPE_LATE_L2)
+        return SPLIT_LATE_RING_KEYS;
+    return shape == SHAPE_FAR_ONE_STEP || shape == SHAPE_FAR_TWO_STEPS || shape == SHAPE_FAR_L2 ? SPLIT_FAR_RING_KEYS
+                                                                                                : SPLIT_RING_KEYS;
 }
 SPLIT_YMM int split_place_fetch(fetch_shape shape, int insert)
 {
