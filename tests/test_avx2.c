@@ -5,9 +5,11 @@
  * keys beside their AVX2 twins where the CPU has AVX-512: the same bits,
  * the same counters and saturations, the same answers, over sizes, k, and
  * calls of every length class (tails of 1 to 7 keys past a group of four
- * or eight); the standard layout's two query loops (all k, and the
+ * or eight); the standard layout's three query loops (all k, the
  * prefilter for runs of absent keys, whose calls of present keys take its
- * vector rest and of absent keys its scalar one).  A CPU without AVX2, or
+ * vector rest and of absent keys its scalar one, and the phased one, whose
+ * calls of present keys keep every key, of absent keys drop most after
+ * the first phase, and of both in turn move the kept ones down).  A CPU without AVX2, or
  * BLOOMLAB_ISA=portable, returns early with an information line. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -38,6 +40,7 @@ typedef struct {
     avx2_insert_fn *insert;
     avx2_query_fn *query;
     avx2_query_fn *query_absent; /* a second query loop (for runs of mostly absent keys), or NULL */
+    avx2_query_fn *query_phased; /* a third (beyond L2), or NULL */
 } avx2_loops;
 
 static avx2_loops loops_of(layout_kind layout, scheme_kind scheme)
@@ -50,7 +53,8 @@ static avx2_loops loops_of(layout_kind layout, scheme_kind scheme)
     case LAYOUT_STANDARD:
         return (avx2_loops){.insert = avx2_standard_insert,
                             .query = avx2_standard_query,
-                            .query_absent = avx2_standard_query_prefilter};
+                            .query_absent = avx2_standard_query_prefilter,
+                            .query_phased = avx2_standard_query_phased};
     case LAYOUT_COUNTING:
         return (avx2_loops){.insert = avx2_counting_insert, .query = avx2_counting_query};
     case LAYOUT_PARTITIONED:
@@ -140,8 +144,8 @@ static void check_scheme_loops(layout_kind layout, scheme_kind scheme, uint64_t 
                 ref[t] = filter_query_one(&one, scheme, &e.ctx, b.ptr[0], b.len[0], b.id[0]);
                 ref_yes += (size_t)ref[t];
             }
-            avx2_query_fn *const queries[2] = {loops.query, loops.query_absent};
-            for (int q = 0; q < 2 && queries[q] != NULL; q++) {
+            avx2_query_fn *const queries[3] = {loops.query, loops.query_absent, loops.query_phased};
+            for (int q = 0; q < 3 && queries[q] != NULL; q++) {
                 memset(answer, 0xAA, sizeof answer);
                 const size_t yes = queries[q](&vec, h1, h2, count, answer);
                 for (size_t t = 0; t < count; t++)

@@ -495,6 +495,157 @@ size_t avx2_standard_query_prefilter(const filter *f, const uint64_t *h1, const 
     return prefilter_run(f, f->k, h1, h2, count, answer);
 }
 
+/* ---- the standard layout beyond the one pass: phases, live keys together -- */
+
+/* avx512.c's query_phased on AVX2: the keys go through the phases of
+ * batch.c's flight_step -- positions [0, 1), [1, 3), [3, 7), ... -- and
+ * after each phase those that found all their bits set move to the front
+ * of the list, so that a phase's gathers are eight live keys wide and an
+ * absent key fetches about 2.5 of its k lines, not the 3 of the prefilter
+ * or the k of probe_query (avx512.c says why).  AVX2 has no compress: the
+ * lanes kept move down by a vpermd whose indexes pext picks out of
+ * 0, 1, .., 7 (BMI2, which this file is built with).  dispatch.c takes
+ * it where the standard layout's one pass does not apply, in place of the
+ * portable rounds, which it beat there but for present keys beyond the
+ * last-level cache (docs/PERFORMANCE.md, 2026-12-07, session 31). */
+
+/* The keys still alive, side by side: key idx[s] has its next value u[s]
+ * and its step step[s].  Eight entries of slack: a group of eight is
+ * loaded whole and stored whole. */
+typedef struct {
+    uint64_t u[AVX2_MAX_KEYS + 8], step[AVX2_MAX_KEYS + 8];
+    uint32_t idx[AVX2_MAX_KEYS + 8];
+} live_keys;
+
+/* The 32-bit lanes of v whose bits are set in keep (bit l: lane l) moved
+ * down to the first lanes, in order; the lanes above are lane 0's. */
+LOOP __m256i compress8x32(__m256i v, unsigned keep)
+{
+    const uint64_t kept_bytes = _pdep_u64(keep, 0x0101010101010101ULL) * 0xFF; /* bit l -> byte l all ones */
+    const uint64_t order = _pext_u64(0x0706050403020100ULL, kept_bytes);
+    return _mm256_permutevar8x32_epi32(v, _mm256_cvtepu8_epi32(_mm_cvtsi64_si128((long long)order)));
+}
+
+/* The same for four 64-bit lanes (bit l: lane l, its two 32-bit halves). */
+LOOP __m256i compress4x64(__m256i v, unsigned keep) { return compress8x32(v, (unsigned)_pdep_u32(keep, 0x55) * 3u); }
+
+/* Groups of eight live keys whose lines are prefetched (into L2:
+ * avx512.c's PHASE_AHEAD says why) ahead of the group being tested: 64
+ * keys, as there (4 and 16 groups measured no faster: docs/PERFORMANCE.md). */
+#define LIVE_AHEAD 8
+
+/* Live keys s .. s+3 as lanes at their next position. */
+LOOP lanes4_t live_lanes(const live_keys *lk, size_t s, __m256i r)
+{
+    return lanes_begin(POS_STANDARD, _mm256_loadu_si256((const __m256i *)(const void *)(lk->u + s)),
+                       _mm256_loadu_si256((const __m256i *)(const void *)(lk->step + s)), r, NULL);
+}
+
+/* Group s's next `width` positions (eight 32-bit lanes a position, in
+ * pack8's order) into pos, the lines of its live keys prefetched when
+ * asked; its values in lk advance past them. */
+LOOP void live_prefetch(const uint64_t *words, __m256i r, unsigned width, live_keys *lk, size_t s, size_t live,
+                        uint32_t *pos, int prefetch)
+{
+    static const unsigned char PACK8_LANE[8] = {0, 1, 4, 5, 2, 3, 6, 7}; /* key l's lane in pack8's order */
+    lanes4_t pa = live_lanes(lk, s, r), pb = live_lanes(lk, s + 4, r);
+    const uint32_t *words32 = (const uint32_t *)(const void *)words;
+    const unsigned keys = live - s < 8 ? (unsigned)(live - s) : 8;
+    for (unsigned i = 0; i < width; i++) {
+        _mm256_storeu_si256((__m256i *)(void *)(pos + 8 * i),
+                            pack8(lanes_next(POS_STANDARD, &pa), lanes_next(POS_STANDARD, &pb)));
+        for (unsigned l = 0; prefetch && l < keys; l++)
+            __builtin_prefetch(words32 + (pos[8 * i + PACK8_LANE[l]] >> 5), 0, 2); /* prefetcht1 */
+    }
+    _mm256_storeu_si256((__m256i *)(void *)(lk->u + s), pa.u);
+    _mm256_storeu_si256((__m256i *)(void *)(lk->u + s + 4), pb.u);
+}
+
+/* The `width` positions of a group stored at pos tested: the key-ordered
+ * mask of its keys that found them all set. */
+LOOP unsigned live_test(const uint64_t *words, const uint32_t *pos, unsigned width)
+{
+    const int *words32 = (const int *)(const void *)words;
+    const __m256i low5 = _mm256_set1_epi32(31);
+    __m256i all = _mm256_set1_epi32(1);
+    for (unsigned i = 0; i < width; i++) {
+        const __m256i p = _mm256_loadu_si256((const __m256i *)(const void *)(pos + 8 * i));
+        const __m256i w = _mm256_i32gather_epi32(words32, _mm256_srli_epi32(p, 5), 4);
+        all = _mm256_and_si256(all, _mm256_srlv_epi32(w, _mm256_and_si256(p, low5)));
+    }
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(_mm256_slli_epi32(all, 31))));
+}
+
+/* Live keys s .. s+3's values and steps, those kept, to the list at out. */
+LOOP size_t keep4(live_keys *lk, size_t out, size_t s, unsigned keep)
+{
+    const __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(lk->u + s));
+    const __m256i step = _mm256_loadu_si256((const __m256i *)(const void *)(lk->step + s));
+    _mm256_storeu_si256((__m256i *)(void *)(lk->u + out), compress4x64(u, keep));
+    _mm256_storeu_si256((__m256i *)(void *)(lk->step + out), compress4x64(step, keep));
+    return out + (size_t)__builtin_popcount(keep);
+}
+
+/* The next `width` positions of every live key; the keys that found them
+ * all set move to the front (a group all kept and already there stays
+ * put: a run of present keys moves nothing).  Returns how many.  In place:
+ * group s is read before anything is stored at out <= s, and the stores
+ * reach at most entry s + 7, behind the group LIVE_AHEAD on, whose
+ * positions are made and prefetched while group s is tested. */
+LOOP size_t live_phase(const uint64_t *words, __m256i r, unsigned width, live_keys *lk, size_t live, int prefetch)
+{
+    uint32_t pos[LIVE_AHEAD + 1][8 * FILTER_K_MAX / 2]; /* a width is a power of 2 below k */
+    size_t out = 0;
+    for (size_t g = 0; g < LIVE_AHEAD && 8 * g < live; g++)
+        live_prefetch(words, r, width, lk, 8 * g, live, pos[g], prefetch);
+    for (size_t s = 0, g = 0; s < live; s += 8, g++) {
+        if (s + 8 * LIVE_AHEAD < live)
+            live_prefetch(words, r, width, lk, s + 8 * LIVE_AHEAD, live, pos[(g + LIVE_AHEAD) % (LIVE_AHEAD + 1)],
+                          prefetch);
+        const unsigned keys = live - s < 8 ? (unsigned)(live - s) : 8;
+        const unsigned found = live_test(words, pos[g % (LIVE_AHEAD + 1)], width) & ((1u << keys) - 1);
+        if (found == 0xFFu && out == s) {
+            out += 8;
+            continue;
+        }
+        const __m256i idx = _mm256_loadu_si256((const __m256i *)(const void *)(lk->idx + s));
+        _mm256_storeu_si256((__m256i *)(void *)(lk->idx + out), compress8x32(idx, found));
+        out = keep4(lk, out, s, found & 15u);
+        out = keep4(lk, out, s + 4, found >> 4);
+    }
+    return out;
+}
+
+LOOP size_t standard_phased(const uint64_t *words, uint64_t m, unsigned k, const uint64_t *h1, const uint64_t *h2,
+                            size_t count, unsigned char *answer, int prefetch)
+{
+    live_keys lk;
+    memcpy(lk.u, h1, count * sizeof *h1);
+    memcpy(lk.step, h2, count * sizeof *h2);
+    for (size_t j = 0; j < count; j++)
+        lk.idx[j] = (uint32_t)j;
+    for (size_t j = count; j < count + 8; j++) /* the slack: loaded, masked, never kept */
+        lk.u[j] = lk.step[j] = lk.idx[j] = 0;
+    const __m256i r = _mm256_set1_epi64x((long long)m);
+    size_t live = count;
+    for (unsigned done = 0, width = 1; done < k && live > 0; done += width, width *= 2)
+        live = live_phase(words, r, width < k - done ? width : k - done, &lk, live, prefetch);
+    if (answer != NULL) {
+        memset(answer, 0, count);
+        for (size_t s = 0; s < live; s++)
+            answer[lk.idx[s]] = 1;
+    }
+    return live;
+}
+
+size_t avx2_standard_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,
+                                  unsigned char *answer)
+{
+    if (filter_phase_prefetch(f))
+        return standard_phased(f->words, f->m, f->k, h1, h2, count, answer, 1);
+    return standard_phased(f->words, f->m, f->k, h1, h2, count, answer, 0);
+}
+
 size_t avx2_counting_query(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
 {
     return probe_query(POS_COUNTING, f->words, f->m, NULL, f->k, h1, h2, count, answer);

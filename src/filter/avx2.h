@@ -74,6 +74,10 @@ avx2_query_fn avx2_standard_query, avx2_counting_query, avx2_partitioned_query;
  * positions of every key tested first, the rest of the k for the keys
  * that found those set; the same answers */
 avx2_query_fn avx2_standard_query_prefilter;
+/* standard (m < 2^32), beyond L2: the keys in phases of 1, 2, 4, ...
+ * positions, those still in kept together between phases; the same
+ * answers */
+avx2_query_fn avx2_standard_query_phased;
 /* blocked512 with fewer than 2^23 blocks (positions below 2^32);
  * register64 and splitblock with fewer than 2^32 blocks */
 avx2_insert_fn avx2_blocked512_insert, avx2_register64_insert, avx2_splitblock_insert;

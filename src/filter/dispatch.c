@@ -144,7 +144,9 @@ typedef struct {
     avx512_query_keys8_fn *keys8;
     /* A run's loop after a run with more than half its keys present, or
      * NULL: an unblocked layout's test of all k, where the phased loop or
-     * the portable rounds serve a run of absent keys better (runs_query). */
+     * the portable rounds serve a run of absent keys better, or the
+     * portable rounds where the AVX2 phased loop serves those better
+     * (runs_query). */
     avx512_query_fn *present;
     avx512_query_keys8_fn *present_keys8;
 } query_run;
@@ -365,15 +367,20 @@ static run_insert_fn standard_insert_run_avx2(const filter *f)
  * last-level cache): a run by the prefilter (its first three positions,
  * then the rest for the keys that found them; avx2.c has its measurements),
  * a run after one of mostly present keys by the test of all k.  Beyond
- * half the cache (3e7 keys) the rounds' prefetches win, 13.5-13.8 ns an
- * absent key on given hashes in runs of 256 against 17.9-18.3
- * (docs/PERFORMANCE.md, session 22).  Elsewhere as the other unblocked
- * layouts. */
+ * half the cache (3e7 keys) the rounds' prefetches beat the prefilter,
+ * 13.5-13.8 ns an absent key on given hashes in runs of 256 against
+ * 17.9-18.3 (docs/PERFORMANCE.md, session 22), and the phased loop
+ * (avx2.c's standard_phased, with the same prefetches) beat the rounds
+ * but for a run after one of mostly present keys beyond the last-level
+ * cache, which the rounds keep (session 31). */
 static query_run standard_query_run_avx2(const filter *f)
 {
-    if (f->m < (1ULL << 32) && present_runs_all_k(f))
+    if (f->m >= (1ULL << 32))
+        return (query_run){0};
+    if (present_runs_all_k(f))
         return (query_run){.hashed = avx2_standard_query_prefilter, .present = avx2_standard_query};
-    return unblocked_query_run_avx2(f, avx2_standard_query, standard_portable_query_split);
+    return (query_run){.hashed = avx2_standard_query_phased,
+                       .present = filter_beyond_llc(f) ? standard_portable_query_split : NULL};
 }
 static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
 static query_run counting_query_run_avx2(const filter *f)

@@ -45,7 +45,8 @@ const struct layout LAYOUT_TABLE[LAYOUT_COUNT] = {
         .avx2 = {[SCHEME_DOUBLE] = VEC(standard_avx2)},
         .avx512 = {[SCHEME_DOUBLE] = VEC(standard_avx512)},
         .avx2_about = "double below 2^32 positions (queries: where the portable one pass would apply the "
-                      "first 3 positions first, all k after mostly present keys, beyond the portable rounds; "
+                      "first 3 positions first, all k after mostly present keys, beyond phased, the portable rounds "
+                      "after mostly present keys beyond the last-level cache; "
                       "inserts: 8-byte keys' xxh3_64 or mulx64 hashed four a step where the portable one pass "
                       "would apply, else by the portable loop; others in L2)",
         .avx512_about = "double (queries: all k in L2, 8-byte keys' xxh3_64 in the loop, phased beyond, all k "
