@@ -22,6 +22,7 @@
 #include "base/pcg.h" /* mix64 */
 #include "filter/fetch_tune.h"
 #include "filter/filters.h"
+#include "filter/live_keys.h"
 #include "filter/standard_portable.h" /* standard_bit_at: the prefilter's scalar rest */
 
 #include <string.h>
@@ -509,9 +510,8 @@ size_t avx2_standard_query_prefilter(const filter *f, const uint64_t *h1, const 
  * portable rounds, which it beat there but for present keys beyond the
  * last-level cache (docs/PERFORMANCE.md, 2026-12-07, session 31). */
 
-/* The keys still alive, side by side: key idx[s] has its next value u[s]
- * and its step step[s].  Eight entries of slack: a group of eight is
- * loaded whole and stored whole. */
+/* The keys still alive (live_keys.h).  Eight entries of slack: a group of
+ * eight is loaded whole and stored whole. */
 typedef struct {
     uint64_t u[AVX2_MAX_KEYS + 8], step[AVX2_MAX_KEYS + 8];
     uint32_t idx[AVX2_MAX_KEYS + 8];
@@ -620,22 +620,12 @@ LOOP size_t standard_phased(const uint64_t *words, uint64_t m, unsigned k, const
                             size_t count, unsigned char *answer, int prefetch)
 {
     live_keys lk;
-    memcpy(lk.u, h1, count * sizeof *h1);
-    memcpy(lk.step, h2, count * sizeof *h2);
-    for (size_t j = 0; j < count; j++)
-        lk.idx[j] = (uint32_t)j;
-    for (size_t j = count; j < count + 8; j++) /* the slack: loaded, masked, never kept */
-        lk.u[j] = lk.step[j] = lk.idx[j] = 0;
+    live_keys_start(lk.u, lk.step, lk.idx, h1, h2, count, 8);
     const __m256i r = _mm256_set1_epi64x((long long)m);
     size_t live = count;
     for (unsigned done = 0, width = 1; done < k && live > 0; done += width, width *= 2)
         live = live_phase(words, r, width < k - done ? width : k - done, &lk, live, prefetch);
-    if (answer != NULL) {
-        memset(answer, 0, count);
-        for (size_t s = 0; s < live; s++)
-            answer[lk.idx[s]] = 1;
-    }
-    return live;
+    return live_keys_answers(lk.idx, live, count, answer);
 }
 
 size_t avx2_standard_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count,

@@ -38,6 +38,7 @@
 #endif
 #include <immintrin.h>
 
+#include "filter/live_keys.h"
 #include "filter/split_ymm.h"
 
 #define LOOP static inline __attribute__((always_inline))
@@ -536,9 +537,8 @@ BOTH_SOURCES(partitioned)
  * so batch.c keeps probe_query there (the timings: docs/PERFORMANCE.md,
  * "Moved from comments"). */
 
-/* The keys still alive, side by side: key idx[s] has its next value u[s]
- * and its step step[s].  Sixteen entries of slack: a group is loaded whole
- * and stored whole. */
+/* The keys still alive (live_keys.h).  Sixteen entries of slack: a group
+ * is loaded whole and stored whole. */
 typedef struct {
     uint64_t u[AVX512_MAX_KEYS + 16], step[AVX512_MAX_KEYS + 16];
     uint32_t idx[AVX512_MAX_KEYS + 16];
@@ -631,23 +631,13 @@ LOOP size_t query_phased(int kind, int wide, const uint64_t *words, uint64_t m, 
                          const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer, int prefetch)
 {
     live_keys lk;
-    memcpy(lk.u, h1, count * sizeof *h1);
-    memcpy(lk.step, h2, count * sizeof *h2);
-    for (size_t j = 0; j < count; j++)
-        lk.idx[j] = (uint32_t)j;
-    for (size_t j = count; j < count + 16; j++) /* the slack: loaded, masked, never used */
-        lk.u[j] = lk.step[j] = lk.idx[j] = 0;
+    live_keys_start(lk.u, lk.step, lk.idx, h1, h2, count, 16);
     const __m512i r = _mm512_set1_epi64((long long)m);
     size_t live = count;
     for (unsigned done = 0, width = 1; done < k && live > 0; done += width, width *= 2)
         live = phase_step(kind, wide, words, r, slice, done, width < k - done ? width : k - done, &lk, live,
                           prefetch);
-    if (answer != NULL) {
-        memset(answer, 0, count);
-        for (size_t s = 0; s < live; s++)
-            answer[lk.idx[s]] = 1;
-    }
-    return live;
+    return live_keys_answers(lk.idx, live, count, answer);
 }
 
 size_t avx512_standard_query_phased(const filter *f, const uint64_t *h1, const uint64_t *h2, size_t count, unsigned char *answer)
