@@ -311,10 +311,24 @@ void avx2_blocked512_multiply_insert(filter *f, const uint64_t *h1, const uint64
  * branch: the key-ordered mask of those that found them all set.  A
  * position p is bit p & 31 of 32-bit word p >> 5 of the same little-endian
  * array (counter p: bits 4 (p & 7) of 32-bit word p >> 3). */
+/* Bit p & 31 of 32-bit word p >> 5 in bit 0 of each lane (bits above it
+ * are the word's next ones). */
+LOOP __m256i bits_at8(const int *words32, __m256i pos)
+{
+    const __m256i w = _mm256_i32gather_epi32(words32, _mm256_srli_epi32(pos, 5), 4);
+    return _mm256_srlv_epi32(w, _mm256_and_si256(pos, _mm256_set1_epi32(31)));
+}
+
+/* The key-ordered mask of the lanes (pack8's order) whose bit 0 is set. */
+LOOP unsigned lanes_found8(__m256i all)
+{
+    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(_mm256_slli_epi32(all, 31))));
+}
+
 LOOP unsigned test8(int kind, const uint64_t *words, lanes4_t *pa, lanes4_t *pb, unsigned k)
 {
     const int *words32 = (const int *)(const void *)words;
-    const __m256i low5 = _mm256_set1_epi32(31), low3 = _mm256_set1_epi32(7), nibble = _mm256_set1_epi32(15);
+    const __m256i low3 = _mm256_set1_epi32(7), nibble = _mm256_set1_epi32(15);
     __m256i all = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
     for (unsigned i = 0; i < k; i++) {
         const __m256i pos = pack8(lanes_next(kind, pa), lanes_next(kind, pb));
@@ -323,14 +337,12 @@ LOOP unsigned test8(int kind, const uint64_t *words, lanes4_t *pa, lanes4_t *pb,
             const __m256i c = _mm256_and_si256(_mm256_srlv_epi32(w, _mm256_slli_epi32(_mm256_and_si256(pos, low3), 2)),
                                                nibble);
             zero = _mm256_or_si256(zero, _mm256_cmpeq_epi32(c, _mm256_setzero_si256()));
-        } else {
-            const __m256i w = _mm256_i32gather_epi32(words32, _mm256_srli_epi32(pos, 5), 4);
-            all = _mm256_and_si256(all, _mm256_srlv_epi32(w, _mm256_and_si256(pos, low5)));
-        }
+        } else
+            all = _mm256_and_si256(all, bits_at8(words32, pos));
     }
     if (kind == POS_COUNTING)
         return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(zero))) ^ 0xFFu;
-    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(_mm256_slli_epi32(all, 31))));
+    return lanes_found8(all);
 }
 
 /* All k bits, no early exit: in cache the gathers cost less than the
@@ -542,20 +554,20 @@ LOOP lanes4_t live_lanes(const live_keys *lk, size_t s, __m256i r)
 }
 
 /* Group s's next `width` positions (eight 32-bit lanes a position, in
- * pack8's order) into pos, the lines of its live keys prefetched when
- * asked; its values in lk advance past them. */
-LOOP void live_prefetch(const uint64_t *words, __m256i r, unsigned width, live_keys *lk, size_t s, size_t live,
-                        uint32_t *pos, int prefetch)
+ * pack8's order) into pos, their lines prefetched when asked (all eight
+ * lanes: one past the live keys holds a position below m too, of a key
+ * dropped or of the zero slack, and a prefetch never faults); its values
+ * in lk advance past them. */
+LOOP void live_prefetch(const uint64_t *words, __m256i r, unsigned width, live_keys *lk, size_t s, uint32_t *pos,
+                        int prefetch)
 {
-    static const unsigned char PACK8_LANE[8] = {0, 1, 4, 5, 2, 3, 6, 7}; /* key l's lane in pack8's order */
     lanes4_t pa = live_lanes(lk, s, r), pb = live_lanes(lk, s + 4, r);
     const uint32_t *words32 = (const uint32_t *)(const void *)words;
-    const unsigned keys = live - s < 8 ? (unsigned)(live - s) : 8;
     for (unsigned i = 0; i < width; i++) {
         _mm256_storeu_si256((__m256i *)(void *)(pos + 8 * i),
                             pack8(lanes_next(POS_STANDARD, &pa), lanes_next(POS_STANDARD, &pb)));
-        for (unsigned l = 0; prefetch && l < keys; l++)
-            __builtin_prefetch(words32 + (pos[8 * i + PACK8_LANE[l]] >> 5), 0, 2); /* prefetcht1 */
+        for (unsigned l = 0; prefetch && l < 8; l++)
+            __builtin_prefetch(words32 + (pos[8 * i + l] >> 5), 0, 2); /* prefetcht1 */
     }
     _mm256_storeu_si256((__m256i *)(void *)(lk->u + s), pa.u);
     _mm256_storeu_si256((__m256i *)(void *)(lk->u + s + 4), pb.u);
@@ -566,14 +578,12 @@ LOOP void live_prefetch(const uint64_t *words, __m256i r, unsigned width, live_k
 LOOP unsigned live_test(const uint64_t *words, const uint32_t *pos, unsigned width)
 {
     const int *words32 = (const int *)(const void *)words;
-    const __m256i low5 = _mm256_set1_epi32(31);
     __m256i all = _mm256_set1_epi32(1);
     for (unsigned i = 0; i < width; i++) {
         const __m256i p = _mm256_loadu_si256((const __m256i *)(const void *)(pos + 8 * i));
-        const __m256i w = _mm256_i32gather_epi32(words32, _mm256_srli_epi32(p, 5), 4);
-        all = _mm256_and_si256(all, _mm256_srlv_epi32(w, _mm256_and_si256(p, low5)));
+        all = _mm256_and_si256(all, bits_at8(words32, p));
     }
-    return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(_mm256_slli_epi32(all, 31))));
+    return lanes_found8(all);
 }
 
 /* Live keys s .. s+3's values and steps, those kept, to the list at out. */
@@ -597,11 +607,10 @@ LOOP size_t live_phase(const uint64_t *words, __m256i r, unsigned width, live_ke
     uint32_t pos[LIVE_AHEAD + 1][8 * FILTER_K_MAX / 2]; /* a width is a power of 2 below k */
     size_t out = 0;
     for (size_t g = 0; g < LIVE_AHEAD && 8 * g < live; g++)
-        live_prefetch(words, r, width, lk, 8 * g, live, pos[g], prefetch);
+        live_prefetch(words, r, width, lk, 8 * g, pos[g], prefetch);
     for (size_t s = 0, g = 0; s < live; s += 8, g++) {
         if (s + 8 * LIVE_AHEAD < live)
-            live_prefetch(words, r, width, lk, s + 8 * LIVE_AHEAD, live, pos[(g + LIVE_AHEAD) % (LIVE_AHEAD + 1)],
-                          prefetch);
+            live_prefetch(words, r, width, lk, s + 8 * LIVE_AHEAD, pos[(g + LIVE_AHEAD) % (LIVE_AHEAD + 1)], prefetch);
         const unsigned keys = live - s < 8 ? (unsigned)(live - s) : 8;
         const unsigned found = live_test(words, pos[g % (LIVE_AHEAD + 1)], width) & ((1u << keys) - 1);
         if (found == 0xFFu && out == s) {
