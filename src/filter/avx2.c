@@ -987,13 +987,19 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 #define SPLIT_LATE_RING (SPLIT_LATE_RING_KEYS / 4)
 
 /* The groups in flight: slot g holds words whose low 32 bits are a group's
- * hashes' (the masks': split_hash_halves), its blocks' first words
- * (split_place4), where its answers go and how many of its four lanes are
- * keys (four but in a short batch's last group); SPLIT_RING,
+ * hashes' (the masks': split_hash_halves) and its blocks' first words
+ * (split_place4), one 64-byte line a group that one register addresses
+ * (the two in arrays of their own took a second base, a lea a group);
+ * the ring beside them where its answers go and how many of its four
+ * lanes are keys (four but in a short batch's last group); SPLIT_RING,
  * SPLIT_FAR_RING or SPLIT_LATE_RING slots used. */
 typedef struct {
-    uint64_t h[SPLIT_LATE_RING][4];
-    uint64_t first[SPLIT_LATE_RING][4];
+    uint64_t h[4];
+    uint64_t first[4];
+} split_slot;
+
+typedef struct {
+    split_slot slot[SPLIT_LATE_RING];
     size_t out[SPLIT_LATE_RING];
     unsigned live[SPLIT_LATE_RING];
 } split_ring;
@@ -1032,7 +1038,7 @@ LOOP void split_prefetch4(const split_lanes *c, const uint64_t *first, int fetch
  * ring) into L1 (split_from_slot's shapes). */
 LOOP void split_near(const split_lanes *c, const split_ring *r, size_t g, int fetch)
 {
-    split_prefetch4(c, r->first[g], fetch);
+    split_prefetch4(c, r->slot[g].first, fetch);
 }
 
 /* In a loop's drain (the ring's last groups worked, none placed), group
@@ -1055,7 +1061,7 @@ LOOP void split_late4(const split_lanes *c, const split_ring *r, size_t placed, 
                       int insert)
 {
     if (split_late(shape) && placed >= SPLIT_LATE)
-        split_prefetch4(c, r->first[(placed - SPLIT_LATE) % slots], split_place_fetch(shape, insert));
+        split_prefetch4(c, r->slot[(placed - SPLIT_LATE) % slots].first, split_place_fetch(shape, insert));
 }
 
 /* At a loop's end, the late prefetches of its last SPLIT_LATE groups,
@@ -1065,7 +1071,7 @@ LOOP void split_late_rest(const split_lanes *c, const split_ring *r, size_t grou
 {
     if (split_late(shape))
         for (size_t i = groups > SPLIT_LATE ? groups - SPLIT_LATE : 0; i < groups; i++)
-            split_prefetch4(c, r->first[i % slots], split_place_fetch(shape, insert));
+            split_prefetch4(c, r->slot[i % slots].first, split_place_fetch(shape, insert));
 }
 
 /* The two halves of four keys' hashes h that a split block key uses, each
@@ -1093,15 +1099,14 @@ LOOP void split_hash_halves(keys8_hash hash, __m256i x, __m256i keyed4, __m256i 
  * address (a byte address took a shift and an add more in vector, which
  * the loop runs short of: docs/PERFORMANCE.md, session 18); their blocks
  * prefetched. */
-LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, uint64_t *h_out, uint64_t *first_out,
-                       int fetch)
+LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, split_slot *out, int fetch)
 {
     __m256i low, high;
     split_hash_halves(hash, x, c->keyed, &low, &high);
     const __m256i product = _mm256_mul_epu32(high, c->blocks);
-    _mm256_storeu_si256((__m256i *)(void *)h_out, low);
-    _mm256_storeu_si256((__m256i *)(void *)first_out, _mm256_and_si256(_mm256_srli_epi64(product, 30), c->not3));
-    split_prefetch4(c, first_out, fetch);
+    _mm256_storeu_si256((__m256i *)(void *)out->h, low);
+    _mm256_storeu_si256((__m256i *)(void *)out->first, _mm256_and_si256(_mm256_srli_epi64(product, 30), c->not3));
+    split_prefetch4(c, out->first, fetch);
 }
 
 /* One key by its hash h, its block's mask set or tested at once.  Returns
@@ -1122,9 +1127,9 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
 /* A group set or tested from its slot (h, whose low halves are its hashes',
  * its blocks' first words first): its first `live` keys, their answers to
  * answer[0 ..] when answer is not NULL. */
-LOOP unsigned split_work4(const split_lanes *c, const uint64_t *h, const uint64_t *first, unsigned live,
-                          unsigned char *answer, int insert)
+LOOP unsigned split_work4(const split_lanes *c, const split_slot *s, unsigned live, unsigned char *answer, int insert)
 {
+    const uint64_t *const h = s->h, *const first = s->first;
     unsigned yes = 0;
 #define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
@@ -1153,7 +1158,7 @@ LOOP unsigned split_work_group(const split_lanes *c, const split_ring *r, size_t
                                int insert)
 {
     const size_t g = i % slots;
-    return split_work4(c, r->h[g], r->first[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
+    return split_work4(c, &r->slot[g], r->live[g], answer != NULL ? answer + r->out[g] : NULL, insert);
 }
 
 /* 1 when every batch is full and its keys packed (what keyset_fill makes
@@ -1192,7 +1197,7 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
                 yes += split_work_group(&c, &ring, groups - slots, slots, answer, insert);
             if (split_from_slot(shape) && groups + SPLIT_NEAR >= slots)
                 split_near(&c, &ring, (groups + SPLIT_NEAR) % slots, split_l1_fetch(insert));
-            split_place4(hash, &c, batch_keys4(keys, j, packed), ring.h[g], ring.first[g],
+            split_place4(hash, &c, batch_keys4(keys, j, packed), &ring.slot[g],
                          split_hash_fetch(shape, insert));
             split_late4(&c, &ring, groups, slots, shape, insert);
             ring.out[g] = done + j;
@@ -1217,6 +1222,35 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
 _Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATCH / 4 &&
                    SPLIT_LATE_RING == 8 * KEY_BATCH / 4 && SPLIT_NEAR == KEY_BATCH / 4,
                "the rings are 2, 4 and 8 full batches of groups, the near prefetch one batch ahead");
+/* Batch t of split_ring_full: its 8 groups placed into their slots, each
+ * after the group placed a ring earlier in the same slot is worked, when
+ * `work`: a constant at each call, since the first ring_batches batches
+ * have none (a test of t in every unrolled step was two instructions a
+ * group).  The empty asm keeps one running count: without it gcc summed
+ * the 8 groups' counts at the batch's end and spilled them to the stack. */
+LOOP size_t split_full_batch(keys8_hash hash, const split_lanes *c, split_ring *ring, size_t slots,
+                             size_t ring_batches, const key_batch *batch, size_t t, unsigned char *out, int insert,
+                             fetch_shape shape, int work)
+{
+    split_slot *const slot = ring->slot + (t % ring_batches) * (KEY_BATCH / 4);
+    const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 4);
+    const unsigned char(*key)[8] = batch->packed;
+    size_t yes = 0;
+#pragma GCC unroll 8
+    for (size_t j = 0; j < KEY_BATCH / 4; j++) {
+        if (work) {
+            yes += split_work4(c, &slot[j], 4, out != NULL ? out + 4 * j : NULL, insert);
+            __asm__("" : "+r"(yes));
+        }
+        if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
+            split_near(c, ring, next + j, split_l1_fetch(insert));
+        split_place4(hash, c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), &slot[j],
+                     split_hash_fetch(shape, insert));
+        split_late4(c, ring, t * (KEY_BATCH / 4) + j, slots, shape, insert);
+    }
+    return yes;
+}
+
 LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed,
                             const key_batch *batches, size_t count, unsigned char *answer, int insert,
                             fetch_shape shape)
@@ -1224,29 +1258,17 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
     const split_lanes c = split_lanes_of(words, blocks, keyed);
     const size_t slots = split_ring_slots(shape), ring_batches = slots / (KEY_BATCH / 4);
     split_ring ring;
-    size_t yes = 0;
-    for (size_t t = 0; t < count; t++) {
-        uint64_t(*const h)[4] = ring.h + (t % ring_batches) * (KEY_BATCH / 4);
-        uint64_t(*const first)[4] = ring.first + (t % ring_batches) * (KEY_BATCH / 4);
-        const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 4);
-        const unsigned char(*key)[8] = batches[t].packed;
-        unsigned char *out = answer != NULL && t >= ring_batches ? answer + (t - ring_batches) * KEY_BATCH : NULL;
-#pragma GCC unroll 8
-        for (size_t j = 0; j < KEY_BATCH / 4; j++) {
-            if (t >= ring_batches)
-                yes += split_work4(&c, h[j], first[j], 4, out != NULL ? out + 4 * j : NULL, insert);
-            if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
-                split_near(&c, &ring, next + j, split_l1_fetch(insert));
-            split_place4(hash, &c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), h[j], first[j],
-                         split_hash_fetch(shape, insert));
-            split_late4(&c, &ring, t * (KEY_BATCH / 4) + j, slots, shape, insert);
-        }
-    }
+    size_t yes = 0, t = 0;
+    for (; t < count && t < ring_batches; t++)
+        split_full_batch(hash, &c, &ring, slots, ring_batches, &batches[t], t, NULL, insert, shape, 0);
+    for (; t < count; t++)
+        yes += split_full_batch(hash, &c, &ring, slots, ring_batches, &batches[t], t,
+                                answer != NULL ? answer + (t - ring_batches) * KEY_BATCH : NULL, insert, shape, 1);
     const size_t groups = count * (KEY_BATCH / 4);
     split_late_rest(&c, &ring, groups, slots, shape, insert);
     for (size_t i = groups > slots ? groups - slots : 0; i < groups; i++) {
         split_drain_near(&c, &ring, i, groups, slots, shape, insert);
-        yes += split_work4(&c, ring.h[i % slots], ring.first[i % slots], 4,
+        yes += split_work4(&c, &ring.slot[i % slots], 4,
                            answer != NULL ? answer + 4 * i : NULL, insert);
     }
     return yes;
