@@ -1028,29 +1028,44 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
 _Static_assert(SB_RING == 2 * KEY_BATCH / 8 && SB_FAR_RING == 4 * KEY_BATCH / 8 && SB_LATE_RING == 8 * KEY_BATCH / 8 &&
                    SB_NEAR == KEY_BATCH / 8,
                "the rings are 2, 4 and 8 full batches of steps, the near prefetch one batch ahead");
+/* Batch t of sb_ring_full, as avx2.c's split_full_batch: its steps
+ * placed, each after the step placed a ring earlier in the same slot is
+ * worked when `work` (a constant at each call), one running count kept. */
+LOOP size_t sb_full_batch(keys8_hash hash, const sb_lanes *c, sb_ring *ring, size_t slots, size_t ring_batches,
+                          const key_batch *batch, size_t t, unsigned char *out, int insert, fetch_shape shape,
+                          int work)
+{
+    uint64_t(*const h)[8] = ring->h + (t % ring_batches) * (KEY_BATCH / 8);
+    uint64_t(*const first)[8] = ring->first + (t % ring_batches) * (KEY_BATCH / 8);
+    const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 8);
+    const unsigned char(*key)[8] = batch->packed;
+    size_t yes = 0;
+#pragma GCC unroll 4
+    for (size_t j = 0; j < KEY_BATCH / 8; j++) {
+        if (work) {
+            yes += sb_work8(c, h[j], first[j], 8, out != NULL ? out + 8 * j : NULL, insert);
+            __asm__("" : "+r"(yes));
+        }
+        if (split_from_slot(shape) && t + 1 >= ring_batches) /* the step worked in the next batch */
+            sb_prefetch8(c, ring->first[next + j], split_l1_fetch(insert));
+        sb_place8(hash, c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], split_hash_fetch(shape, insert));
+        sb_late8(c, ring, t * (KEY_BATCH / 8) + j, slots, shape, insert);
+    }
+    return yes;
+}
+
 LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
                          size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
     const sb_lanes c = sb_lanes_of(words, blocks, keyed);
     const size_t slots = sb_ring_slots(shape), ring_batches = slots / (KEY_BATCH / 8);
     sb_ring ring;
-    size_t yes = 0;
-    for (size_t t = 0; t < count; t++) {
-        uint64_t(*const h)[8] = ring.h + (t % ring_batches) * (KEY_BATCH / 8);
-        uint64_t(*const first)[8] = ring.first + (t % ring_batches) * (KEY_BATCH / 8);
-        const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 8);
-        const unsigned char(*key)[8] = batches[t].packed;
-        unsigned char *out = answer != NULL && t >= ring_batches ? answer + (t - ring_batches) * KEY_BATCH : NULL;
-#pragma GCC unroll 4
-        for (size_t j = 0; j < KEY_BATCH / 8; j++) {
-            if (t >= ring_batches)
-                yes += sb_work8(&c, h[j], first[j], 8, out != NULL ? out + 8 * j : NULL, insert);
-            if (split_from_slot(shape) && t + 1 >= ring_batches) /* the step worked in the next batch */
-                sb_prefetch8(&c, ring.first[next + j], split_l1_fetch(insert));
-            sb_place8(hash, &c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], split_hash_fetch(shape, insert));
-            sb_late8(&c, &ring, t * (KEY_BATCH / 8) + j, slots, shape, insert);
-        }
-    }
+    size_t yes = 0, t = 0;
+    for (; t < count && t < ring_batches; t++)
+        sb_full_batch(hash, &c, &ring, slots, ring_batches, &batches[t], t, NULL, insert, shape, 0);
+    for (; t < count; t++)
+        yes += sb_full_batch(hash, &c, &ring, slots, ring_batches, &batches[t], t,
+                             answer != NULL ? answer + (t - ring_batches) * KEY_BATCH : NULL, insert, shape, 1);
     const size_t steps = count * (KEY_BATCH / 8);
     sb_late_rest(&c, &ring, steps, slots, shape, insert);
     for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++) {
