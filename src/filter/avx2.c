@@ -994,7 +994,7 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
  * lanes are keys (four but in a short batch's last group); SPLIT_RING,
  * SPLIT_FAR_RING or SPLIT_LATE_RING slots used. */
 typedef struct {
-    uint64_t h[4];
+    _Alignas(64) uint64_t h[4];
     uint64_t first[4];
 } split_slot;
 
