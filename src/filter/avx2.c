@@ -307,10 +307,6 @@ void avx2_blocked512_multiply_insert(filter *f, const uint64_t *h1, const uint64
 
 /* ---- queries: eight keys a step, one gather a position ---------------------- */
 
-/* All k positions of eight keys (a's lanes, then b's), tested without a
- * branch: the key-ordered mask of those that found them all set.  A
- * position p is bit p & 31 of 32-bit word p >> 5 of the same little-endian
- * array (counter p: bits 4 (p & 7) of 32-bit word p >> 3). */
 /* Bit p & 31 of 32-bit word p >> 5 in bit 0 of each lane (bits above it
  * are the word's next ones). */
 LOOP __m256i bits_at8(const int *words32, __m256i pos)
@@ -325,6 +321,10 @@ LOOP unsigned lanes_found8(__m256i all)
     return (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(key_order(_mm256_slli_epi32(all, 31))));
 }
 
+/* All k positions of eight keys (a's lanes, then b's), tested without a
+ * branch: the key-ordered mask of those that found them all set.  A
+ * position p is bit p & 31 of 32-bit word p >> 5 of the same little-endian
+ * array (counter p: bits 4 (p & 7) of 32-bit word p >> 3). */
 LOOP unsigned test8(int kind, const uint64_t *words, lanes4_t *pa, lanes4_t *pb, unsigned k)
 {
     const int *words32 = (const int *)(const void *)words;
@@ -1226,8 +1226,11 @@ _Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATC
  * after the group placed a ring earlier in the same slot is worked, when
  * `work`: a constant at each call, since the first ring_batches batches
  * have none (a test of t in every unrolled step was two instructions a
- * group).  The empty asm keeps one running count: without it gcc summed
- * the 8 groups' counts at the batch's end and spilled them to the stack. */
+ * group).  The next batch's groups are prefetched from their slots (the
+ * from-slot shapes) in every worked batch and in the last one before: a
+ * constant test in each but that one.  The empty asm keeps one running
+ * count: without it gcc summed the 8 groups' counts at the batch's end and
+ * spilled them to the stack. */
 LOOP size_t split_full_batch(keys8_hash hash, const split_lanes *c, split_ring *ring, size_t slots,
                              size_t ring_batches, const key_batch *batch, size_t t, unsigned char *out, int insert,
                              fetch_shape shape, int work)
@@ -1242,7 +1245,7 @@ LOOP size_t split_full_batch(keys8_hash hash, const split_lanes *c, split_ring *
             yes += split_work4(c, &slot[j], 4, out != NULL ? out + 4 * j : NULL, insert);
             __asm__("" : "+r"(yes));
         }
-        if (split_from_slot(shape) && t + 1 >= ring_batches) /* the group worked in the next batch: into L1 */
+        if (split_from_slot(shape) && (work || t + 1 == ring_batches)) /* the group worked next batch: into L1 */
             split_near(c, ring, next + j, split_l1_fetch(insert));
         split_place4(hash, c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), &slot[j],
                      split_hash_fetch(shape, insert));
