@@ -9,8 +9,9 @@
  * prefilter for runs of absent keys, whose calls of present keys take its
  * vector rest and of absent keys its scalar one, and the phased one, whose
  * calls of present keys keep every key, of absent keys drop most after
- * the first phase, and of both in turn move the kept ones down).  A CPU without AVX2, or
- * BLOOMLAB_ISA=portable, returns early with an information line. */
+ * the first phase, and of both in turn move the kept ones down).  A CPU
+ * without AVX2, or BLOOMLAB_ISA=portable, returns early with an
+ * information line. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <stdlib.h>
