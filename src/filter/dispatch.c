@@ -335,23 +335,16 @@ static query_run splitblock_query_run_avx512(const filter *f)
 
 /* ---- AVX2 (avx2.h): the same runs, 8-byte keys hashed four a step -------- */
 
-/* Unblocked layouts: inserts up to the last-level cache (m < 2^32; a
- * staging filter beyond takes the portable loop, which was faster there
- * than positions from avx2.c: docs/PERFORMANCE.md); queries
- * test all k while the filter fits in L2, and beyond it early exit: a
- * standard filter's runs by standard_portable.h's rounds on the keys'
- * (h1, h2) (rounds: split_hashes' four keys a step spare the rounds' scalar
- * hashing, a tenth of an absent key at 1e6 and 1e7 keys on a Zen 5,
- * docs/PERFORMANCE.md, session 21), the others' by batch.c's phases (the
- * portable loops: rounds NULL; an AVX2 loop testing all k fetched every
- * line: slower there for absent keys). */
-static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k, avx512_query_fn *rounds)
+/* Counting and partitioned filters: inserts up to the last-level cache
+ * (m < 2^32; a staging filter beyond takes the portable loop, which was
+ * faster there than positions from avx2.c: docs/PERFORMANCE.md); queries
+ * test all k while the filter fits in L2, and beyond it batch.c's portable
+ * phases exit early (an AVX2 loop testing all k fetched every line: slower
+ * there for absent keys).  The standard layout's queries have their own
+ * runs below. */
+static query_run unblocked_query_run_avx2(const filter *f, avx512_query_fn *all_k)
 {
-    if (f->m >= (1ULL << 32))
-        return (query_run){0};
-    if (fits_in_l2(f))
-        return (query_run){.hashed = all_k};
-    return (query_run){.hashed = rounds};
+    return (query_run){.hashed = f->m < (1ULL << 32) && fits_in_l2(f) ? all_k : NULL};
 }
 /* The standard layout's inserts of keys standard_portable.c does not take
  * (not 8 bytes long, or another hasher: the AVX2 level's wrapper below):
@@ -372,7 +365,10 @@ static run_insert_fn standard_insert_run_avx2(const filter *f)
  * 17.9-18.3 (docs/PERFORMANCE.md, session 22), and the phased loop
  * (avx2.c's standard_phased, with the same prefetches) beat the rounds
  * but for a run after one of mostly present keys beyond the last-level
- * cache, which the rounds keep (session 31). */
+ * cache, which the rounds keep (session 31): standard_portable.h's rounds
+ * on the keys' (h1, h2), which split_hashes makes four keys a step (a
+ * tenth of an absent key less than the rounds' scalar hashing at 1e6 and
+ * 1e7 keys on a Zen 5: session 21). */
 static query_run standard_query_run_avx2(const filter *f)
 {
     if (f->m >= (1ULL << 32))
@@ -385,7 +381,7 @@ static query_run standard_query_run_avx2(const filter *f)
 static run_insert_fn counting_insert_run_avx2(const filter *f) { return inserts_direct(f) ? avx2_counting_insert : NULL; }
 static query_run counting_query_run_avx2(const filter *f)
 {
-    return unblocked_query_run_avx2(f, avx2_counting_query, NULL);
+    return unblocked_query_run_avx2(f, avx2_counting_query);
 }
 static run_insert_fn partitioned_insert_run_avx2(const filter *f)
 {
@@ -393,7 +389,7 @@ static run_insert_fn partitioned_insert_run_avx2(const filter *f)
 }
 static query_run partitioned_query_run_avx2(const filter *f)
 {
-    return unblocked_query_run_avx2(f, avx2_partitioned_query, NULL);
+    return unblocked_query_run_avx2(f, avx2_partitioned_query);
 }
 /* blocked512 with positions below 2^32; register64 and splitblock with
  * fewer than 2^32 blocks. */
