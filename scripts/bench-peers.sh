@@ -21,7 +21,20 @@
 #   PEERS_HASHES  bloomlab's hashes (default "xxh3_64 mulx64": xxh3_64 is
 #                 what bloomlab's results use; mulx64 is Boost.Bloom's own
 #                 mix of an integer key, for a hash-for-hash comparison)
+#   PEERS_LEVELS  bloomlab's vector levels (default every level this CPU
+#                 has: portable, avx2, avx512); a level the CPU lacks is
+#                 said and left out
+#   PEERS_OUT     where peers.csv and peers_targets.md go (default results;
+#                 plots/peers.png is drawn from results/ alone)
 #   BLOOMLAB      the binary (default bin/bloomlab)
+#
+# A focused run, one level and hash against Boost.Bloom, 10 rounds, its
+# table in build/ and results/ untouched:
+#   PEERS_N="1e6 1e7" PEERS_ROUNDS=10 PEERS_LEVELS=avx2 PEERS_HASHES=mulx64 \
+#     PEERS_ONLY=boost PEERS_OUT=build/peers-focus make bench-peers
+#
+# A setting that cannot be read is one line on stderr naming it, exit 2,
+# and nothing written.
 set -eu
 cd "$(dirname "$0")/.."
 kit="${PEERS_KIT:-../shared/peers}"
@@ -32,6 +45,39 @@ ops="${PEERS_OPS:-1e6}"
 only="${PEERS_ONLY:-fastfilter+boost}"
 hashes="${PEERS_HASHES:-xxh3_64 mulx64}"
 bloomlab="${BLOOMLAB:-bin/bloomlab}"
+levels_asked="${PEERS_LEVELS:-}"
+out_dir="${PEERS_OUT:-results}"
+
+# A setting that cannot be read: one line naming it, exit 2.
+bad() { echo "bench-peers: $1=\"$2\": $3" >&2; exit 2; }
+count_ok() { printf '%s' "$1" | grep -Eqx '[1-9][0-9]*'; }
+number_ok() { printf '%s' "$1" | grep -Eqx '[0-9]+(\.[0-9]+)?([eE][0-9]+)?'; }
+count_ok "$rounds" || bad PEERS_ROUNDS "$rounds" "not a whole number of rounds from 1"
+if ! { printf '%s' "$cpu" | grep -Eqx '[0-9]+' && [ "$cpu" -lt "$(nproc)" ]; }; then
+  bad PEERS_CPU "$cpu" "not a core of this machine (0 to $(($(nproc) - 1)))"
+fi
+number_ok "$ops" || bad PEERS_OPS "$ops" "not a count (such as 1e6)"
+[ -n "$(printf '%s' "$ns" | tr -d ' ')" ] || bad PEERS_N "$ns" "no n given"
+for n in $ns; do
+  if ! { number_ok "$n" && awk -v n="$n" 'BEGIN { exit !(n >= 1000 && n <= 2 ^ 36) }'; }; then
+    bad PEERS_N "$ns" "$n is not a count from 1000 to 2^36 (such as 1e6)"
+  fi
+done
+for level in $levels_asked; do
+  case "$level" in
+    portable | avx2 | avx512) ;;
+    *) bad PEERS_LEVELS "$levels_asked" "$level is not a vector level (portable, avx2, avx512)" ;;
+  esac
+done
+[ -n "$(printf '%s' "$hashes" | tr -d ' ')" ] || bad PEERS_HASHES "$hashes" "no hash given"
+[ ! -e "$out_dir" ] || [ -d "$out_dir" ] || bad PEERS_OUT "$out_dir" "not a directory"
+[ -x "$bloomlab" ] || { echo "bench-peers: $bloomlab not built (make build)" >&2; exit 2; }
+known_hashes=$("$bloomlab" list | awk '/^hashes/ { on = 1; next } /^[^ ]/ { on = 0 } on { print $1 }')
+for hash in $hashes; do
+  case "$hash" in plugin:*) continue ;; esac # a user's hash: bloomlab reads it
+  printf '%s\n' "$known_hashes" | grep -Fqx -- "$hash" ||
+    bad PEERS_HASHES "$hashes" "$hash is not a hash of $bloomlab (bloomlab list)"
+done
 
 if [ ! -f "$kit/build.sh" ] || [ ! -f "$kit/driver.cc" ]; then
   echo "bench-peers: no peers kit at $kit (the project's measuring kit, not part of a clone): skipped"
@@ -41,11 +87,10 @@ if ! command -v g++ >/dev/null 2>&1; then
   echo "bench-peers: the peers kit needs g++ (and libbloom-dev): skipped"
   exit 0
 fi
-[ -x "$bloomlab" ] || { echo "bench-peers: $bloomlab not built (make build)" >&2; exit 2; }
 pin=""
 if command -v taskset >/dev/null 2>&1; then pin="taskset -c $cpu"; else echo "bench-peers: no taskset: not pinned"; fi
 
-mkdir -p build results
+mkdir -p build "$out_dir"
 native=build/peers-driver-native
 baseline=build/peers-driver-x86-64
 echo "bench-peers: building the kit's driver ($kit/build.sh), native and x86-64"
@@ -76,6 +121,17 @@ case "$cpu_level" in
   avx2) levels="portable avx2" ;;
   avx512) levels="portable avx2 avx512" ;;
 esac
+if [ -n "$levels_asked" ]; then
+  kept=""
+  for level in $levels_asked; do
+    case " $levels " in
+      *" $level "*) kept="$kept $level" ;;
+      *) echo "bench-peers: this CPU has no $level level (it has: $levels): left out" ;;
+    esac
+  done
+  levels="${kept# }"
+  [ -n "$levels" ] || { echo "bench-peers: none of PEERS_LEVELS ($levels_asked) runs on this CPU: nothing to measure"; exit 0; }
+fi
 
 raw="build/peers-raw.csv"
 : > "$raw"
@@ -99,8 +155,13 @@ grep -v '^#' build/peers-bloomlab.csv | head -n 1 > build/peers-bloomlab-header.
 counters=$(sed -n 's/^# counters: //p' build/peers-bloomlab.csv | head -n 1)
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 /usr/bin/python3 scripts/peers.py "$raw" build/peers-bloomlab-header.csv "$model" "$levels" "$rounds" "$cpu" \
-  "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" "$counters" > results/peers.csv.tmp
-mv results/peers.csv.tmp results/peers.csv
-(cd plots && gnuplot peers.gp)
-/usr/bin/python3 scripts/peers_targets.py results/peers.csv > results/peers_targets.md
-echo "bench-peers: results/peers.csv, plots/peers.png, results/peers_targets.md (each figure against issue 23's target)"
+  "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" "$counters" > "$out_dir/peers.csv.tmp"
+/usr/bin/python3 scripts/peers_targets.py "$out_dir/peers.csv.tmp" "$out_dir/peers.csv" > "$out_dir/peers_targets.md.tmp"
+mv "$out_dir/peers.csv.tmp" "$out_dir/peers.csv"
+mv "$out_dir/peers_targets.md.tmp" "$out_dir/peers_targets.md"
+if [ "$out_dir" = results ]; then
+  (cd plots && gnuplot peers.gp)
+  echo "bench-peers: results/peers.csv, plots/peers.png, results/peers_targets.md (each figure against issue 23's target)"
+else
+  echo "bench-peers: $out_dir/peers.csv, $out_dir/peers_targets.md (each figure against issue 23's target; plots/peers.png is drawn from results/ alone)"
+fi

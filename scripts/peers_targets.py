@@ -1,7 +1,10 @@
 """peers_targets.py -- results/peers.csv against issue 23's targets, as a
 Markdown table (make bench-peers writes it to results/peers_targets.md).
 
-    peers_targets.py results/peers.csv
+    peers_targets.py results/peers.csv [SHOWN]
+
+(SHOWN: the name the table gives its source, when the file read is a
+temporary one that is renamed after; default the path read.)
 
 For each layout and bits per key, n and operation:
   target (vector levels) = max(best peer / 1.5, floor / 0.9), the best peer
@@ -98,7 +101,8 @@ def main():
     batch = [s for s in systems if not s[0].startswith("bloomlab-one-key")]
     one_key = [s for s in systems if s[0].startswith("bloomlab-one-key")]
     print("# bloomlab against issue 23's targets\n")
-    print("From `results/peers.csv` (`make bench-peers`); " + "; ".join(m.lstrip("# ") for m in meta if
+    shown = sys.argv[2] if len(sys.argv) > 2 else sys.argv[1]
+    print("From `%s` (`make bench-peers`); " % shown + "; ".join(m.lstrip("# ") for m in meta if
                                                                          m.startswith(("# date", "# cpu", "# counters"))) + ".")
     print("Target at a vector level = max(best native peer / 1.5, floor / 0.9); at the portable level, the best "
           "peer built for x86-64 (no vector extensions).  measured / target <= 1 meets it; (spread) is max / min - 1 "

@@ -317,6 +317,56 @@ Test(bench, peers_csv_counts_from_the_least_round, .timeout = 60)
     remove_tree(dir);
 }
 
+/* make bench-peers' settings (scripts/bench-peers.sh's environment): one
+ * that cannot be read is one line on stderr naming it and its value, exit
+ * 2, before anything is built or written (PEERS_OUT never made); the kit
+ * absent (a user's clone) is said on stdout, exit 0, nothing written. */
+Test(bench, peers_script_refuses_bad_settings, .timeout = 60)
+{
+    char *dir = temp_dir();
+    cr_assert_not_null(dir);
+    char file[600];
+    snprintf(file, sizeof file, "%s/a-file", dir);
+    write_text(file, "not a directory\n");
+    static const struct {
+        const char *setting, *value;
+    } BAD[] = {{"PEERS_ROUNDS", "0"},       {"PEERS_ROUNDS", "three"}, {"PEERS_CPU", "99999"},
+               {"PEERS_N", "1e6 100"},      {"PEERS_N", "1e6x"},       {"PEERS_OPS", "lots"},
+               {"PEERS_LEVELS", "avx2 sse4"}, {"PEERS_HASHES", "xxh3_64 nohash"}, {"PEERS_OUT", NULL}};
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        const char *value = BAD[i].value != NULL ? BAD[i].value : file;
+        const int names_out = strcmp(BAD[i].setting, "PEERS_OUT") == 0; /* else PEERS_OUT is made, a place not to be made */
+        char cmd[3000], out[700], err[700], made[700];
+        snprintf(out, sizeof out, "%s/out", dir);
+        snprintf(err, sizeof err, "%s/err", dir);
+        snprintf(made, sizeof made, "%s/peers", dir);
+        snprintf(cmd, sizeof cmd, "BLOOMLAB=%s PEERS_KIT=%s/no-kit PEERS_OUT='%s' %s='%s' sh scripts/bench-peers.sh >%s 2>%s </dev/null",
+                 bloomlab_path(), dir, names_out ? value : made, BAD[i].setting, value, out, err);
+        const int raw = system(cmd);
+        cr_expect(WIFEXITED(raw) && WEXITSTATUS(raw) == 2, "%s=%s: status %d", BAD[i].setting, value, raw);
+        char *said = slurp(err), *printed = slurp(out);
+        cr_assert(said != NULL && printed != NULL);
+        cr_expect_eq(count_lines(said), 1, "%s=%s: %s", BAD[i].setting, value, said);
+        cr_expect(strstr(said, BAD[i].setting) != NULL && strstr(said, value) != NULL, "%s", said);
+        cr_expect_str_eq(printed, "", "%s=%s", BAD[i].setting, value);
+        cr_expect(!file_exists(made), "%s=%s: PEERS_OUT made", BAD[i].setting, value);
+        free(said);
+        free(printed);
+    }
+    char cmd[3000], out[700], made[700];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(made, sizeof made, "%s/peers", dir);
+    snprintf(cmd, sizeof cmd, "BLOOMLAB=%s PEERS_KIT=%s/no-kit PEERS_OUT=%s sh scripts/bench-peers.sh >%s 2>&1 </dev/null",
+             bloomlab_path(), dir, made, out);
+    cr_expect_eq(system(cmd), 0, "%s", cmd);
+    char *said = slurp(out);
+    cr_assert_not_null(said);
+    cr_expect(strstr(said, "no peers kit at") != NULL && strstr(said, "skipped") != NULL, "%s", said);
+    cr_expect(!file_exists(made), "PEERS_OUT made without the kit");
+    free(said);
+    remove_tree(dir);
+}
+
 /* bench_compare.py's counts: where both sides' CSVs carry cycles and
  * instructions, each ratio is new / old of the medians over the rounds
  * (instructions 80 / 100, cycles 330 / 300 below); where neither has them,
