@@ -16,8 +16,9 @@
 #   PEERS_ROUNDS  rounds (default 3)
 #   PEERS_CPU     the core (default the last one)
 #   PEERS_OPS     bloomlab's queries per figure (default 1e6, the driver's)
-#   PEERS_ONLY    the driver's systems (default fastfilter+boost; libbloom
-#                 comes in through the plugin path instead)
+#   PEERS_ONLY    the driver's systems, joined by + (fastfilter, boost,
+#                 libbloom or all; default fastfilter+boost: libbloom comes
+#                 in through the plugin path instead)
 #   PEERS_HASHES  bloomlab's hashes (default "xxh3_64 mulx64": xxh3_64 is
 #                 what bloomlab's results use; mulx64 is Boost.Bloom's own
 #                 mix of an integer key, for a hash-for-hash comparison)
@@ -69,6 +70,13 @@ for level in $levels_asked; do
     *) bad PEERS_LEVELS "$levels_asked" "$level is not a vector level (portable, avx2, avx512)" ;;
   esac
 done
+for system in $(printf '%s' "$only" | tr '+,' '  '); do
+  case "$system" in
+    all | fastfilter | boost | libbloom) ;;
+    *) bad PEERS_ONLY "$only" "$system is not one of the kit's systems (fastfilter, boost, libbloom, all)" ;;
+  esac
+done
+[ -n "$(printf '%s' "$only" | tr -d ' +,')" ] || bad PEERS_ONLY "$only" "no system given"
 [ -n "$(printf '%s' "$hashes" | tr -d ' ')" ] || bad PEERS_HASHES "$hashes" "no hash given"
 [ ! -e "$out_dir" ] || [ -d "$out_dir" ] || bad PEERS_OUT "$out_dir" "not a directory"
 [ -x "$bloomlab" ] || { echo "bench-peers: $bloomlab not built (make build)" >&2; exit 2; }

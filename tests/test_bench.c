@@ -332,7 +332,8 @@ Test(bench, peers_script_refuses_bad_settings, .timeout = 60)
         const char *setting, *value;
     } BAD[] = {{"PEERS_ROUNDS", "0"},       {"PEERS_ROUNDS", "three"}, {"PEERS_CPU", "99999"},
                {"PEERS_N", "1e6 100"},      {"PEERS_N", "1e6x"},       {"PEERS_OPS", "lots"},
-               {"PEERS_LEVELS", "avx2 sse4"}, {"PEERS_HASHES", "xxh3_64 nohash"}, {"PEERS_OUT", NULL}};
+               {"PEERS_LEVELS", "avx2 sse4"}, {"PEERS_HASHES", "xxh3_64 nohash"}, {"PEERS_ONLY", "boost+bost"},
+               {"PEERS_OUT", NULL}};
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         const char *value = BAD[i].value != NULL ? BAD[i].value : file;
         const int names_out = strcmp(BAD[i].setting, "PEERS_OUT") == 0; /* else PEERS_OUT is made, a place not to be made */
