@@ -330,19 +330,20 @@ Test(bench, peers_script_refuses_bad_settings, .timeout = 60)
     write_text(file, "not a directory\n");
     static const struct {
         const char *setting, *value;
-    } BAD[] = {{"PEERS_ROUNDS", "0"},       {"PEERS_ROUNDS", "three"}, {"PEERS_CPU", "99999"},
-               {"PEERS_N", "1e6 100"},      {"PEERS_N", "1e6x"},       {"PEERS_OPS", "lots"},
-               {"PEERS_LEVELS", "avx2 sse4"}, {"PEERS_HASHES", "xxh3_64 nohash"}, {"PEERS_ONLY", "boost+bost"},
-               {"PEERS_OUT", NULL}};
+    } BAD[] = {{"PEERS_ROUNDS", "0"},          {"PEERS_ROUNDS", "three"},
+               {"PEERS_CPU", "99999"},         {"PEERS_N", "1e6 100"},
+               {"PEERS_N", "1e6x"},            {"PEERS_OPS", "lots"},
+               {"PEERS_LEVELS", "avx2 sse4"},  {"PEERS_HASHES", "xxh3_64 nohash"},
+               {"PEERS_ONLY", "boost+bost"},   {"PEERS_OUT", NULL}}; /* NULL: a file, not a directory */
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         const char *value = BAD[i].value != NULL ? BAD[i].value : file;
-        const int names_out = strcmp(BAD[i].setting, "PEERS_OUT") == 0; /* else PEERS_OUT is made, a place not to be made */
         char cmd[3000], out[700], err[700], made[700];
         snprintf(out, sizeof out, "%s/out", dir);
         snprintf(err, sizeof err, "%s/err", dir);
-        snprintf(made, sizeof made, "%s/peers", dir);
-        snprintf(cmd, sizeof cmd, "BLOOMLAB=%s PEERS_KIT=%s/no-kit PEERS_OUT='%s' %s='%s' sh scripts/bench-peers.sh >%s 2>%s </dev/null",
-                 bloomlab_path(), dir, names_out ? value : made, BAD[i].setting, value, out, err);
+        snprintf(made, sizeof made, "%s/peers", dir); /* PEERS_OUT, where nothing may be made */
+        snprintf(cmd, sizeof cmd,
+                 "BLOOMLAB=%s PEERS_KIT=%s/no-kit PEERS_OUT='%s' %s='%s' sh scripts/bench-peers.sh >%s 2>%s </dev/null",
+                 bloomlab_path(), dir, made, BAD[i].setting, value, out, err); /* the bad setting last: it wins */
         const int raw = system(cmd);
         cr_expect(WIFEXITED(raw) && WEXITSTATUS(raw) == 2, "%s=%s: status %d", BAD[i].setting, value, raw);
         char *said = slurp(err), *printed = slurp(out);
@@ -357,7 +358,8 @@ Test(bench, peers_script_refuses_bad_settings, .timeout = 60)
     char cmd[3000], out[700], made[700];
     snprintf(out, sizeof out, "%s/out", dir);
     snprintf(made, sizeof made, "%s/peers", dir);
-    snprintf(cmd, sizeof cmd, "BLOOMLAB=%s PEERS_KIT=%s/no-kit PEERS_OUT=%s sh scripts/bench-peers.sh >%s 2>&1 </dev/null",
+    snprintf(cmd, sizeof cmd,
+             "BLOOMLAB=%s PEERS_KIT=%s/no-kit PEERS_OUT=%s sh scripts/bench-peers.sh >%s 2>&1 </dev/null",
              bloomlab_path(), dir, made, out);
     cr_expect_eq(system(cmd), 0, "%s", cmd);
     char *said = slurp(out);
