@@ -8,8 +8,10 @@
 # driver built with -march=native, then built for the x86-64 baseline, the
 # peers "without vector extensions" the portable loops are held to), all
 # pinned to one core; each figure is the minimum over the rounds, its
-# spread (max / min - 1) beside it.  The kit is optional: a clone without
-# it is told so, and nothing fails.
+# spread (max / min - 1) beside it, and in peers_targets.md the rounds in
+# which it met the target its own round's peers set (build/peers-rounds.csv
+# holds every round).  The kit is optional: a clone without it is told so,
+# and nothing fails.
 #
 #   PEERS_KIT     the kit (default ../shared/peers)
 #   PEERS_N       the n's (default "1e6 1e7 1e8")
@@ -163,8 +165,10 @@ grep -v '^#' build/peers-bloomlab.csv | head -n 1 > build/peers-bloomlab-header.
 counters=$(sed -n 's/^# counters: //p' build/peers-bloomlab.csv | head -n 1)
 model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 /usr/bin/python3 scripts/peers.py "$raw" build/peers-bloomlab-header.csv "$model" "$levels" "$rounds" "$cpu" \
-  "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" "$counters" > "$out_dir/peers.csv.tmp"
-/usr/bin/python3 scripts/peers_targets.py "$out_dir/peers.csv.tmp" "$out_dir/peers.csv" > "$out_dir/peers_targets.md.tmp"
+  "$("$bloomlab" --version | head -n 1)" "$kit" "$pin" "$builds" "$counters" build/peers-rounds.csv \
+  > "$out_dir/peers.csv.tmp"
+/usr/bin/python3 scripts/peers_targets.py "$out_dir/peers.csv.tmp" "$out_dir/peers.csv" build/peers-rounds.csv \
+  > "$out_dir/peers_targets.md.tmp"
 mv "$out_dir/peers.csv.tmp" "$out_dir/peers.csv"
 mv "$out_dir/peers_targets.md.tmp" "$out_dir/peers_targets.md"
 if [ "$out_dir" = results ]; then

@@ -9,18 +9,29 @@ minimum over every run that measured it).  `panel` and `series` say where
 plots/peers.gp draws a row (blank: not drawn).  `cycles` and `instructions`
 an operation are bloomlab bench's counts (src/harness/counters.h) in the
 round of the least time, blank for the peers' driver (it counts nothing)
-and wherever the machine exposes no counters (the `# counters:` line)."""
+and wherever the machine exposes no counters (the `# counters:` line).
+
+    peers.py RAW HEADER MODEL LEVELS ROUNDS CPU VERSION KIT PIN BUILDS COUNTERS [ROUNDS_CSV]
+
+With ROUNDS_CSV, each figure's every round is also written there, one row a
+round (the floor's the least of that round's runs): what
+scripts/peers_targets.py pairs round by round, each bloomlab figure against
+the peers of its own round."""
 import csv
 import datetime
 import sys
 
 raw, header_file, model, levels, rounds, cpu, version, kit, pin, builds, counters = sys.argv[1:12]
+rounds_csv = sys.argv[12] if len(sys.argv) > 12 else None
 header = open(header_file).read().strip().split(",")
 figures = {}  # (system, isa, layout, bpk, n, op) -> [(ns, cycles, instructions)], counts "" where none
+by_round = {}  # (system, isa, layout, bpk, n, op, round) -> the least ns of that round
 
 
-def add(key, ns, cycles="", instructions=""):
+def add(key, round_, ns, cycles="", instructions=""):
     figures.setdefault(key, []).append((float(ns), cycles, instructions))
+    at = key + (int(round_),)
+    by_round[at] = min(by_round.get(at, float(ns)), float(ns))
 
 
 # scripts/bench-peers.sh puts round,source,isa before each line of the raw
@@ -46,19 +57,19 @@ for row in csv.reader(open(raw)):
         if r["hash"] != "xxh3_64":
             system += "+" + r["hash"]
         for op in ("insert", "absent", "present"):
-            add((system, isa, r["filter"], bpk, n, op), r["ns_" + op], r.get("cycles_" + op, ""),
+            add((system, isa, r["filter"], bpk, n, op), _round, r["ns_" + op], r.get("cycles_" + op, ""),
                 r.get("instructions_" + op, ""))
         if system != "bloomlab" and not system.startswith("bloomlab+"):
             continue  # the floor comes from the batch loops' rows, once
         lines_p, lines_a = float(r["lines_present"]), float(r["lines_absent"])
-        add(("floor", "-", r["filter"], bpk, n, "insert"), lines_p * float(r["ns_update"]))
-        add(("floor", "-", r["filter"], bpk, n, "absent"), lines_a * float(r["ns_independent"]))
-        add(("floor", "-", r["filter"], bpk, n, "present"), lines_p * float(r["ns_independent"]))
+        add(("floor", "-", r["filter"], bpk, n, "insert"), _round, lines_p * float(r["ns_update"]))
+        add(("floor", "-", r["filter"], bpk, n, "absent"), _round, lines_a * float(r["ns_independent"]))
+        add(("floor", "-", r["filter"], bpk, n, "present"), _round, lines_p * float(r["ns_independent"]))
     elif source == "peers":
         r = dict(zip(DRIVER, row[3:]))
         bpk, n = "%.2f" % float(r["bits_per_key"]), int(float(r["n"]))
         for op in ("insert", "absent", "present"):
-            add((r["system"], isa, r["layout"], bpk, n, op), r[op + "_ns"])
+            add((r["system"], isa, r["layout"], bpk, n, op), _round, r[op + "_ns"])
 
 # What the figure draws: the standard layout at 10 bits per key, the split
 # block layout at 10.67 (the peers' own default); the best peers in each.
@@ -107,3 +118,9 @@ for key in sorted(figures, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1])):
     print("%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%d,%s,%s,%s,%s" % (system, isa, layout, bpk, n, op, min(v), max(v),
                                                                max(v) / min(v) - 1 if min(v) > 0 else 0, len(v),
                                                                panel, series, cycles, instructions))
+
+if rounds_csv is not None:
+    with open(rounds_csv, "w", newline="") as f:
+        f.write("system,isa,layout,bits_per_key,n,operation,round,ns\n")
+        for key in sorted(by_round, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1], k[6])):
+            f.write("%s,%s,%s,%s,%d,%s,%d,%.3f\n" % (key + (by_round[key],)))

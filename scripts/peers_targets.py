@@ -1,10 +1,11 @@
 """peers_targets.py -- results/peers.csv against issue 23's targets, as a
 Markdown table (make bench-peers writes it to results/peers_targets.md).
 
-    peers_targets.py results/peers.csv [SHOWN]
+    peers_targets.py results/peers.csv [SHOWN [ROUNDS_CSV]]
 
 (SHOWN: the name the table gives its source, when the file read is a
-temporary one that is renamed after; default the path read.)
+temporary one that is renamed after; default the path read.  ROUNDS_CSV:
+scripts/peers.py's rows of every round, for the rounds column below.)
 
 For each layout and bits per key, n and operation:
   target (vector levels) = max(best peer / 1.5, floor / 0.9), the best peer
@@ -14,7 +15,13 @@ For each layout and bits per key, n and operation:
   target (portable) = the best of the same peers built for the x86-64
       baseline (no vector extensions): the portable loops must be no slower.
 A ratio measured / target at or below 1 meets it.  Columns are read by
-name; a figure the CSV lacks is a dash."""
+name; a figure the CSV lacks is a dash.
+
+The ratio is of minima over the rounds.  With ROUNDS_CSV each figure also
+says in how many rounds it met the target that round's own peers and floor
+set ([k/R]): the rounds are interleaved, a round's timings minutes apart, so
+the pairing cancels the host's slower swings, and a verdict the host's noise
+can move reads as one (met in some rounds, not in others)."""
 import csv
 import sys
 
@@ -44,9 +51,37 @@ def load(path):
     return rows, meta
 
 
-def table(ns, layout, bpk, peers, bloomlab, title):
+def round_target(by_round, peers, isa_of_peers, layout, bpk, n, op, r):
+    """Round r's target (isa_of_peers "native": max(best peer / 1.5, floor /
+    0.9); "x86-64": the best peer), or None where the round lacks it."""
+    seen = [by_round[(s, isa_of_peers, l, bpk, n, op)][r] for s, l in peers
+            if r in by_round.get((s, isa_of_peers, l, bpk, n, op), {})]
+    if not seen:
+        return None
+    if isa_of_peers == "x86-64":
+        return min(seen)
+    floor = by_round.get(("floor", "-", layout, bpk, n, op), {}).get(r)
+    return None if floor is None else max(min(seen) / 1.5, floor / 0.9)
+
+
+def rounds_met(by_round, peers, system, isa, layout, bpk, n, op):
+    """(rounds met, rounds paired) of one figure, or None without rounds."""
+    mine = by_round.get((system, isa, layout, bpk, n, op))
+    if not mine:
+        return None
+    met = paired = 0
+    for r, v in mine.items():
+        goal = round_target(by_round, peers, "x86-64" if isa == "portable" else "native", layout, bpk, n, op, r)
+        if goal is not None:
+            paired += 1
+            met += v <= goal
+    return (met, paired) if paired else None
+
+
+def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally):
     """One layout's table: each n and operation, its target, and bloomlab's
-    systems against it.  Returns (met, total)."""
+    systems against it.  Returns (met, total); tally counts the figures met
+    in every round, in some, in none."""
     met = total = 0
     ns_list = sorted({k[4] for k in ns if k[2] == layout and k[3] == bpk and (k[0], k[1]) in bloomlab})
     if not ns_list:
@@ -82,15 +117,32 @@ def table(ns, layout, bpk, peers, bloomlab, title):
                 ratio = v[0] / goal
                 total += 1
                 met += ratio <= 1
-                cells.append("%.2f (%.0f%%), **%.2f**" % (v[0], 100 * v[1], ratio) if ratio <= 1 else
-                             "%.2f (%.0f%%), %.2f" % (v[0], 100 * v[1], ratio))
+                cell = ("%.2f (%.0f%%), **%.2f**" % (v[0], 100 * v[1], ratio) if ratio <= 1 else
+                        "%.2f (%.0f%%), %.2f" % (v[0], 100 * v[1], ratio))
+                k = rounds_met(by_round, peers, system, isa, layout, bpk, n, op)
+                if k is not None:
+                    cell += " [%d/%d]" % k
+                    tally["every" if k[0] == k[1] else "none" if k[0] == 0 else "some"] += 1
+                cells.append(cell)
             print("| " + " | ".join(cells) + " |")
     print()
     return met, total
 
 
+def load_rounds(path):
+    """ROUNDS_CSV as {(system, isa, layout, bpk, n, op): {round: ns}}."""
+    by_round = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["system"], r["isa"], r["layout"], r["bits_per_key"], int(r["n"]), r["operation"])
+            by_round.setdefault(key, {})[int(r["round"])] = float(r["ns"])
+    return by_round
+
+
 def main():
     rows, meta = load(sys.argv[1])
+    by_round = load_rounds(sys.argv[3]) if len(sys.argv) > 3 else {}
+    tally = {"every": 0, "some": 0, "none": 0}
     ns = {}
     for r in rows:
         ns[(r["system"], r["isa"], r["layout"], r["bits_per_key"], int(r["n"]), r["operation"])] = (
@@ -112,10 +164,14 @@ def main():
     for (layout, bpk), peers in PEERS.items():
         for group, per_key, title in ((batch, peers, ""), (one_key, [p for p in peers if p in PER_KEY],
                                                             ": the one-key path against the peers' per-key calls")):
-            m, t = table(ns, layout, bpk, per_key, group, title)
+            m, t = table(ns, by_round, layout, bpk, per_key, group, title, tally)
             met += m
             total += t
     print("%d of %d figures meet their target (bold)." % (met, total))
+    if by_round:
+        print("\nRound by round ([k/R]: met in k of the R rounds, each against its own round's peers and floor): "
+              "%d figures met in every round, %d in some, %d in none." % (tally["every"], tally["some"],
+                                                                        tally["none"]))
 
 
 if __name__ == "__main__":

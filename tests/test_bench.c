@@ -317,6 +317,63 @@ Test(bench, peers_csv_counts_from_the_least_round, .timeout = 60)
     remove_tree(dir);
 }
 
+/* scripts/peers_targets.py's rounds: beside the ratio of the minima, in how
+ * many rounds a figure met the target its own round's peers and floor set.
+ * Made up: Boost's bulk insert 3.0, 3.3, 3.0 ns (targets 2.0, 2.2, 2.0; the
+ * floor 0.9 / 0.9 = 1.0 below them), bloomlab's AVX2 2.1, 1.9, 1.95: the
+ * minima meet it (1.9 / 2.0 = 0.95) but round 1 did not (2.1 / 2.0), so
+ * [2/3]; the portable 4.0, 4.4, 4.1 against Boost's x86-64 build's 4.2,
+ * 4.2, 4.0: 4.0 / 4.0 = 1.00 met, in round 1 alone. */
+Test(bench, peers_targets_count_the_rounds_met, .timeout = 60)
+{
+    char *dir = temp_dir();
+    cr_assert_not_null(dir);
+    char csv[600], rounds[600], out[600], cmd[3000];
+    snprintf(csv, sizeof csv, "%s/peers.csv", dir);
+    snprintf(rounds, sizeof rounds, "%s/rounds.csv", dir);
+    snprintf(out, sizeof out, "%s/targets.md", dir);
+    write_text(csv, "# date: made up\n"
+                    "system,isa,layout,bits_per_key,n,operation,ns,ns_max,spread,rounds,panel,series,cycles,instructions\n"
+                    "boost,native,fast_multiblock32_8@10.67-bulk,10.67,1000000,insert,3.0,3.3,0.1,3,,,,\n"
+                    "boost,x86-64,fast_multiblock32_8@10.67-bulk,10.67,1000000,insert,4.0,4.2,0.05,3,,,,\n"
+                    "floor,-,splitblock,10.67,1000000,insert,0.9,0.9,0,3,,,,\n"
+                    "bloomlab,avx2,splitblock,10.67,1000000,insert,1.9,2.1,0.105,3,,,,\n"
+                    "bloomlab,portable,splitblock,10.67,1000000,insert,4.0,4.4,0.1,3,,,,\n");
+    static const struct {
+        const char *system, *isa, *layout;
+        double ns[3];
+    } ROUNDS[] = {{"boost", "native", "fast_multiblock32_8@10.67-bulk", {3.0, 3.3, 3.0}},
+                  {"boost", "x86-64", "fast_multiblock32_8@10.67-bulk", {4.2, 4.2, 4.0}},
+                  {"floor", "-", "splitblock", {0.9, 0.9, 0.9}},
+                  {"bloomlab", "avx2", "splitblock", {2.1, 1.9, 1.95}},
+                  {"bloomlab", "portable", "splitblock", {4.0, 4.4, 4.1}}};
+    FILE *f = fopen(rounds, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "system,isa,layout,bits_per_key,n,operation,round,ns\n");
+    for (size_t i = 0; i < sizeof ROUNDS / sizeof ROUNDS[0]; i++)
+        for (int r = 0; r < 3; r++)
+            fprintf(f, "%s,%s,%s,10.67,1000000,insert,%d,%.3f\n", ROUNDS[i].system, ROUNDS[i].isa, ROUNDS[i].layout,
+                    r + 1, ROUNDS[i].ns[r]);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/peers_targets.py %s results/peers.csv %s > %s", csv, rounds,
+             out);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    char *md = slurp(out);
+    cr_assert_not_null(md);
+    cr_expect(strstr(md, "1.90 (10%), **0.95** [2/3]") != NULL, "%s", md);
+    cr_expect(strstr(md, "4.00 (10%), **1.00** [1/3]") != NULL, "%s", md);
+    cr_expect(strstr(md, "0 figures met in every round, 2 in some, 0 in none") != NULL, "%s", md);
+    free(md);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/peers_targets.py %s > %s", csv, out); /* no rounds: none said */
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    md = slurp(out);
+    cr_assert_not_null(md);
+    cr_expect(strstr(md, "**0.95** |") != NULL && strstr(md, "[2/3]") == NULL && strstr(md, "Round by round") == NULL,
+              "%s", md);
+    free(md);
+    remove_tree(dir);
+}
+
 /* make bench-peers' settings (scripts/bench-peers.sh's environment): one
  * that cannot be read is one line on stderr naming it and its value, exit
  * 2, before anything is built or written (PEERS_OUT never made); the kit
