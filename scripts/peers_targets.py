@@ -19,8 +19,8 @@ name; a figure the CSV lacks is a dash.
 
 The ratio is of minima over the rounds.  With ROUNDS_CSV each figure also
 says in how many rounds it met the target that round's own peers and floor
-set ([k/R]): the rounds are interleaved, a round's timings minutes apart, so
-the pairing cancels the host's slower swings, and a verdict the host's noise
+set ([k/R]): in a round one n's bloomlab runs and the peers' follow each
+other, so the pairing cancels the host's slower swings, and a verdict the host's noise
 can move reads as one (met in some rounds, not in others)."""
 import csv
 import sys
