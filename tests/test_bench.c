@@ -328,11 +328,12 @@ Test(bench, peers_targets_count_the_rounds_met, .timeout = 60)
 {
     char *dir = temp_dir();
     cr_assert_not_null(dir);
-    char csv[600], rounds[600], out[600], cmd[3000];
-    snprintf(csv, sizeof csv, "%s/peers.csv", dir);
-    snprintf(rounds, sizeof rounds, "%s/rounds.csv", dir);
-    snprintf(out, sizeof out, "%s/targets.md", dir);
-    write_text(csv, "# date: made up\n"
+    enum { CSV, ROUNDS_CSV, OUT, FILES };
+    static const char *const NAMES[FILES] = {"peers.csv", "rounds.csv", "targets.md"};
+    char path[FILES][600], cmd[3000];
+    for (int i = 0; i < FILES; i++)
+        snprintf(path[i], sizeof path[i], "%s/%s", dir, NAMES[i]);
+    write_text(path[CSV], "# date: made up\n"
                     "system,isa,layout,bits_per_key,n,operation,ns,ns_max,spread,rounds,panel,series,cycles,instructions\n"
                     "boost,native,fast_multiblock32_8@10.67-bulk,10.67,1000000,insert,3.0,3.3,0.1,3,,,,\n"
                     "boost,x86-64,fast_multiblock32_8@10.67-bulk,10.67,1000000,insert,4.0,4.2,0.05,3,,,,\n"
@@ -347,7 +348,7 @@ Test(bench, peers_targets_count_the_rounds_met, .timeout = 60)
                   {"floor", "-", "splitblock", {0.9, 0.9, 0.9}},
                   {"bloomlab", "avx2", "splitblock", {2.1, 1.9, 1.95}},
                   {"bloomlab", "portable", "splitblock", {4.0, 4.4, 4.1}}};
-    FILE *f = fopen(rounds, "w");
+    FILE *f = fopen(path[ROUNDS_CSV], "w");
     cr_assert_not_null(f);
     fprintf(f, "system,isa,layout,bits_per_key,n,operation,round,ns\n");
     for (size_t i = 0; i < sizeof ROUNDS / sizeof ROUNDS[0]; i++)
@@ -355,18 +356,18 @@ Test(bench, peers_targets_count_the_rounds_met, .timeout = 60)
             fprintf(f, "%s,%s,%s,10.67,1000000,insert,%d,%.3f\n", ROUNDS[i].system, ROUNDS[i].isa, ROUNDS[i].layout,
                     r + 1, ROUNDS[i].ns[r]);
     cr_assert_eq(fclose(f), 0);
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/peers_targets.py %s results/peers.csv %s > %s", csv, rounds,
-             out);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/peers_targets.py %s results/peers.csv %s > %s", path[CSV],
+             path[ROUNDS_CSV], path[OUT]);
     cr_assert_eq(system(cmd), 0, "%s", cmd);
-    char *md = slurp(out);
+    char *md = slurp(path[OUT]);
     cr_assert_not_null(md);
     cr_expect(strstr(md, "1.90 (10%), **0.95** [2/3]") != NULL, "%s", md);
     cr_expect(strstr(md, "4.00 (10%), **1.00** [1/3]") != NULL, "%s", md);
     cr_expect(strstr(md, "0 figures met in every round, 2 in some, 0 in none") != NULL, "%s", md);
     free(md);
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/peers_targets.py %s > %s", csv, out); /* no rounds: none said */
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 scripts/peers_targets.py %s > %s", path[CSV], path[OUT]); /* no rounds */
     cr_assert_eq(system(cmd), 0, "%s", cmd);
-    md = slurp(out);
+    md = slurp(path[OUT]);
     cr_assert_not_null(md);
     cr_expect(strstr(md, "**0.95** |") != NULL && strstr(md, "[2/3]") == NULL && strstr(md, "Round by round") == NULL,
               "%s", md);
