@@ -1226,11 +1226,10 @@ _Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATC
  * after the group placed a ring earlier in the same slot is worked, when
  * `work`: a constant at each call, since the first ring_batches batches
  * have none (a test of t in every unrolled step was two instructions a
- * group).  The next batch's groups are prefetched from their slots (the
- * from-slot shapes) in every worked batch and in the last one before: a
- * constant test in each but that one.  The empty asm keeps one running
- * count: without it gcc summed the 8 groups' counts at the batch's end and
- * spilled them to the stack. */
+ * group); the next batch's groups are prefetched from their slots where
+ * split_near_due says.  The empty asm keeps one running count: without it
+ * gcc summed the 8 groups' counts at the batch's end and spilled them to
+ * the stack. */
 LOOP size_t split_full_batch(keys8_hash hash, const split_lanes *c, split_ring *ring, size_t slots,
                              size_t ring_batches, const key_batch *batch, size_t t, unsigned char *out, int insert,
                              fetch_shape shape, int work)
@@ -1245,7 +1244,7 @@ LOOP size_t split_full_batch(keys8_hash hash, const split_lanes *c, split_ring *
             yes += split_work4(c, &slot[j], 4, out != NULL ? out + 4 * j : NULL, insert);
             __asm__("" : "+r"(yes));
         }
-        if (split_from_slot(shape) && (work || t + 1 == ring_batches)) /* the group worked next batch: into L1 */
+        if (split_near_due(shape, work, t, ring_batches)) /* the group worked next batch: into L1 */
             split_near(c, ring, next + j, split_l1_fetch(insert));
         split_place4(hash, c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), &slot[j],
                      split_hash_fetch(shape, insert));

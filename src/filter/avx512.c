@@ -1046,7 +1046,7 @@ LOOP size_t sb_full_batch(keys8_hash hash, const sb_lanes *c, sb_ring *ring, siz
             yes += sb_work8(c, h[j], first[j], 8, out != NULL ? out + 8 * j : NULL, insert);
             __asm__("" : "+r"(yes));
         }
-        if (split_from_slot(shape) && (work || t + 1 == ring_batches)) /* the step worked in the next batch */
+        if (split_near_due(shape, work, t, ring_batches)) /* the step worked in the next batch */
             sb_prefetch8(c, ring->first[next + j], split_l1_fetch(insert));
         sb_place8(hash, c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], split_hash_fetch(shape, insert));
         sb_late8(c, ring, t * (KEY_BATCH / 8) + j, slots, shape, insert);

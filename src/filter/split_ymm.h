@@ -100,6 +100,18 @@ SPLIT_YMM int split_place_fetch(fetch_shape shape, int insert)
 }
 SPLIT_YMM int split_from_slot(fetch_shape shape) { return shape == SHAPE_FROM_RING || shape == SHAPE_FAR_TWO_STEPS; }
 
+/* Whether full batch t of a loop whose ring holds ring_batches batches
+ * prefetches the next batch's slots into L1 (the from-slot shapes): the
+ * groups there are worked in batch t + 1, so every batch from the last one
+ * before the first worked (t + 1 == ring_batches) does.  `work` (t >=
+ * ring_batches) is a constant at each call, so in the worked batches' loop
+ * the test is the shape's alone (t's test there was two instructions a
+ * step). */
+SPLIT_YMM int split_near_due(fetch_shape shape, int work, size_t t, size_t ring_batches)
+{
+    return split_from_slot(shape) && (work || t + 1 == ring_batches);
+}
+
 /* Whether a shape's prefetch as its key is hashed comes late: SPLIT_LATE_KEYS
  * keys after the hashing, its blocks' words read back from their ring slot
  * (SHAPE_AT_HASH's and SHAPE_LATE_L2's).  At once, the four or eight words
