@@ -51,27 +51,40 @@ def load(path):
     return rows, meta
 
 
-def round_target(by_round, peers, isa_of_peers, layout, bpk, n, op, r):
-    """Round r's target (isa_of_peers "native": max(best peer / 1.5, floor /
-    0.9); "x86-64": the best peer), or None where the round lacks it."""
-    seen = [by_round[(s, isa_of_peers, l, bpk, n, op)][r] for s, l in peers
-            if r in by_round.get((s, isa_of_peers, l, bpk, n, op), {})]
-    if not seen:
-        return None
-    if isa_of_peers == "x86-64":
-        return min(seen)
-    floor = by_round.get(("floor", "-", layout, bpk, n, op), {}).get(r)
-    return None if floor is None else max(min(seen) / 1.5, floor / 0.9)
+def targets(ns_of, peers, layout, bpk, n, op):
+    """The targets of one (layout, bits per key, n, operation) from ns_of(key)
+    (a figure's ns, or None where it lacks one: the minima over the rounds,
+    or one round's own): (best native peer, best x86-64 peer), each (ns,
+    name) or None, the floor, and the vector levels' target, max(best native
+    peer / 1.5, floor / 0.9), or None."""
+    def best(isa):
+        seen = [(ns_of((s, isa, l, bpk, n, op)), "%s %s" % (s, l)) for s, l in peers]
+        seen = [x for x in seen if x[0] is not None]
+        return min(seen) if seen else None
+    native, base = best("native"), best("x86-64")
+    floor = ns_of(("floor", "-", layout, bpk, n, op))
+    target = max(native[0] / 1.5, floor / 0.9) if native is not None and floor is not None else None
+    return native, base, floor, target
+
+
+def goal_of(isa, base, target):
+    """What a figure at vector level isa is held to: the portable loops the
+    best x86-64 peer, the others the target; None where it is missing."""
+    if isa == "portable":
+        return base[0] if base is not None else None
+    return target
 
 
 def rounds_met(by_round, peers, system, isa, layout, bpk, n, op):
-    """(rounds met, rounds paired) of one figure, or None without rounds."""
+    """(rounds met, rounds paired) of one figure, each round against the
+    targets its own round's figures set, or None without rounds."""
     mine = by_round.get((system, isa, layout, bpk, n, op))
     if not mine:
         return None
     met = paired = 0
     for r, v in mine.items():
-        goal = round_target(by_round, peers, "x86-64" if isa == "portable" else "native", layout, bpk, n, op, r)
+        _, base, _, target = targets(lambda key: by_round.get(key, {}).get(r), peers, layout, bpk, n, op)
+        goal = goal_of(isa, base, target)
         if goal is not None:
             paired += 1
             met += v <= goal
@@ -93,16 +106,8 @@ def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally):
     print("|" + "---|" * len(head))
     for n in ns_list:
         for op in OPS:
-            native = [(ns[(s, "native", l, bpk, n, op)][0], "%s %s" % (s, l)) for s, l in peers
-                      if (s, "native", l, bpk, n, op) in ns]
-            base = [(ns[(s, "x86-64", l, bpk, n, op)][0], "%s %s" % (s, l)) for s, l in peers
-                    if (s, "x86-64", l, bpk, n, op) in ns]
-            floor = ns.get(("floor", "-", layout, bpk, n, op), (None, 0))[0]
-            best = min(native) if native else None
-            best_base = min(base) if base else None
-            target = None
-            if best is not None and floor is not None:
-                target = max(best[0] / 1.5, floor / 0.9)
+            best, best_base, floor, target = targets(lambda key: ns[key][0] if key in ns else None, peers, layout,
+                                                     bpk, n, op)
             cells = ["%.0e" % n, op,
                      "%.2f (%s)" % best if best else "-",
                      "%.2f" % floor if floor is not None else "-",
@@ -110,7 +115,7 @@ def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally):
                      "%.2f (%s)" % best_base if best_base else "-"]
             for system, isa in bloomlab:
                 v = ns.get((system, isa, layout, bpk, n, op))
-                goal = best_base[0] if isa == "portable" and best_base else target if isa != "portable" else None
+                goal = goal_of(isa, best_base, target)
                 if v is None or goal is None:
                     cells.append("-" if v is None else "%.2f (%.0f%%)" % (v[0], 100 * v[1]))
                     continue
