@@ -8,7 +8,9 @@
  * version also remade the results), and a result that claims to be current
  * has the rows a run makes now (someone who changed what the code writes
  * also bumped the version).  The first is checked for every experiment, the
- * second by rerunning the cheap ones.
+ * second by rerunning the cheap ones.  And a fresh machine's first `make`
+ * builds what its packages allow: deps.sh runs before the Makefile reads
+ * them.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -198,4 +200,37 @@ Test(fresh, a_newer_binary_reruns_no_current_result, .timeout = 120)
     cr_assert(strstr(plan, "memory -o results/memory.csv") == NULL, "make -n would measure memory again");
     cr_assert(strstr(plan, "demo --table > results/seed64.csv") == NULL, "make -n would remake seed64.csv");
     free(plan);
+}
+
+/* On a fresh machine the packages scripts/deps.sh installs decide what the
+ * Makefile builds (the adapters, from their headers), so deps.sh runs
+ * before the Makefile reads them (Makefile: deps).  Here a stand-in deps
+ * script (DEPS_SH, its stamp DEPS_STAMP) makes both adapters' headers in a
+ * directory that starts empty (ADAPTER_INCLUDE): the adapters must then be
+ * wanted, not skipped as their headers absent.  The adapters themselves
+ * are taken as they are (-o): nothing is built. */
+Test(fresh, deps_run_before_the_makefile_reads_the_packages, .timeout = 120)
+{
+    char dir[] = "/tmp/bloomlab-deps-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char script[600], cmd[2000], out_path[600];
+    snprintf(script, sizeof script, "%s/deps.sh", dir);
+    snprintf(out_path, sizeof out_path, "%s/out", dir);
+    FILE *f = fopen(script, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "mkdir -p %s/include/leveldb && touch %s/include/bloom.h %s/include/leveldb/filter_policy.h\n", dir,
+            dir, dir);
+    cr_assert_eq(fclose(f), 0);
+    snprintf(cmd, sizeof cmd,
+             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -o build/adapters/libbloom.so "
+             "-o build/adapters/leveldb.so ADAPTER_INCLUDE=%s/include DEPS_SH=%s DEPS_STAMP=%s/deps.mk adapters "
+             "> %s 2>&1",
+             dir, script, dir, out_path);
+    const int status = system(cmd);
+    char *out = slurp(out_path);
+    cr_assert_eq(status, 0, "%s:\n%s", cmd, out);
+    cr_expect(strstr(out, "skipped") == NULL, "the adapters were skipped though deps.sh made their headers:\n%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "test -f %s/deps.mk && rm -r %s", dir, dir);
+    cr_assert_eq(system(cmd), 0, "no stamp %s/deps.mk", dir);
 }
