@@ -86,7 +86,6 @@ ADAPTER_INCLUDE ?= /usr/include
 ADAPTER_LIBBLOOM := $(if $(wildcard $(ADAPTER_INCLUDE)/bloom.h),build/adapters/libbloom.so)
 ADAPTER_LEVELDB  := $(if $(wildcard $(ADAPTER_INCLUDE)/leveldb/filter_policy.h),build/adapters/leveldb.so)
 ADAPTERS := $(strip $(ADAPTER_LIBBLOOM) $(ADAPTER_LEVELDB))
-CXX      ?= g++
 DEFAULT_EXP := $(filter-out bench $(if $(ADAPTER_LIBBLOOM),,peer_libraries) $(if $(ADAPTER_LEVELDB),,peer_libraries),$(EXPERIMENTS))
 RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.csv
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp plots/check.gp,$(wildcard plots/*.gp)))
@@ -236,16 +235,22 @@ adapters: $(ADAPTERS)
 # that load it (results/peer_libraries.csv): built without debug
 # information and with the source directory mapped to ".", a fresh clone
 # anywhere makes the same bytes with the same compiler, and its `make`
-# finds that result current.
-ADAPTER_REPRODUCIBLE := -g0 -ffile-prefix-map=$(CURDIR)=.
+# finds that result current.  So the compiler and its flags are the
+# adapters' own, whatever CC and CFLAGS say (gcc and g++, which deps.sh
+# installs, at -O2): built by `make CC=clang`, the libbloom adapter's other
+# bytes had made the committed result stale, and `make CC=clang test`
+# failed on it.
+ADAPTER_REPRODUCIBLE := -O2 -g0 -ffile-prefix-map=$(CURDIR)=.
+ADAPTER_CC ?= gcc
+ADAPTER_CXX ?= g++
 
 build/adapters/libbloom.so: adapters/libbloom.c include/bloomlab/filter.h build/flags
 	@mkdir -p build/adapters
-	$(CC) -std=c11 $(WARN) $(WERROR) -Iinclude $(CPPFLAGS) $(CFLAGS) $(ADAPTER_REPRODUCIBLE) $(LDFLAGS) -shared -fPIC -o $@ $< -lbloom -lm
+	$(ADAPTER_CC) -std=c11 $(WARN) $(WERROR) $(ADAPTER_REPRODUCIBLE) -Iinclude $(CPPFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lbloom -lm
 
 build/adapters/leveldb.so: adapters/leveldb.cc include/bloomlab/filter.h build/flags
 	@mkdir -p build/adapters
-	$(CXX) -std=c++17 -Wall -Wextra -Werror -O2 $(ADAPTER_REPRODUCIBLE) -Iinclude $(CPPFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lleveldb
+	$(ADAPTER_CXX) -std=c++17 -Wall -Wextra -Werror $(ADAPTER_REPRODUCIBLE) -Iinclude $(CPPFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lleveldb
 
 TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES) adapters
 

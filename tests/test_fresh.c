@@ -234,3 +234,30 @@ Test(fresh, deps_run_before_the_makefile_reads_the_packages, .timeout = 120)
     snprintf(cmd, sizeof cmd, "test -f %s/deps.mk && rm -r %s", dir, dir);
     cr_assert_eq(system(cmd), 0, "no stamp %s/deps.mk", dir);
 }
+
+/* The adapters' bytes are part of results/peer_libraries.csv's inputs, so
+ * they are built the same whatever CC, CFLAGS and CXX say (Makefile:
+ * ADAPTER_CC): a `make CC=clang` had built the libbloom adapter with clang,
+ * its other bytes had made the committed result stale, and `make CC=clang
+ * test` failed here (every_committed_result_records_the_inputs_of_this_code).
+ * `make -n -B` prints the adapters' commands under other settings;
+ * build/flags is taken as it is (-o), so nothing is rewritten. */
+Test(fresh, the_adapters_are_built_alike_whatever_cc_and_cflags, .timeout = 120)
+{
+    char out_path[] = "/tmp/bloomlab-adapters-n-XXXXXX";
+    close(mkstemp(out_path));
+    char cmd[800];
+    snprintf(cmd, sizeof cmd,
+             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -B --no-print-directory -o build/flags CC=clang "
+             "CXX=clang++ CFLAGS=-O3 build/adapters/libbloom.so build/adapters/leveldb.so > %s 2>&1",
+             out_path);
+    const int status = system(cmd);
+    char *plan = slurp(out_path);
+    unlink(out_path);
+    cr_assert_eq(status, 0, "%s:\n%s", cmd, plan);
+    cr_assert(strstr(plan, "-o build/adapters/libbloom.so") != NULL && strstr(plan, "-o build/adapters/leveldb.so"),
+              "no adapter command in:\n%s", plan);
+    cr_expect(strstr(plan, "clang") == NULL, "an adapter is built with CC or CXX:\n%s", plan);
+    cr_expect(strstr(plan, "-O3") == NULL, "an adapter is built with CFLAGS:\n%s", plan);
+    free(plan);
+}
