@@ -18,6 +18,22 @@
 #include "csv.h"
 #include "helpers.h"
 
+/* `make ARGS` outside the enclosing make's jobserver (its settings
+ * unset), stdout and stderr together in *out (free it); its status. */
+static int make_output(const char *args, char **out)
+{
+    char out_path[] = "/tmp/bloomlab-make-XXXXXX";
+    close(mkstemp(out_path));
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd, "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory %s > %s 2>&1", args,
+             out_path);
+    const int status = system(cmd);
+    *out = slurp(out_path);
+    unlink(out_path);
+    cr_assert_not_null(*out, "%s", cmd);
+    return status;
+}
+
 /* The `# inputs:` line of a result file, or NULL. */
 static char *inputs_line_of(const char *text)
 {
@@ -166,16 +182,8 @@ Test(fresh, the_memory_result_records_the_inputs_of_this_code)
  * (-o), so this make neither rewrites them nor relinks anything. */
 Test(fresh, a_newer_binary_reruns_no_current_result, .timeout = 120)
 {
-    char out_path[] = "/tmp/bloomlab-make-n-XXXXXX";
-    close(mkstemp(out_path));
-    char cmd[800];
-    snprintf(cmd, sizeof cmd,
-             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n --no-print-directory -o build/flags -o build/git_rev "
-             "-W bin/bloomlab plots > %s 2>&1",
-             out_path);
-    cr_assert_eq(system(cmd), 0, "%s", cmd);
-    char *plan = slurp(out_path);
-    unlink(out_path);
+    char *plan;
+    cr_assert_eq(make_output("-n -o build/flags -o build/git_rev -W bin/bloomlab plots", &plan), 0, "%s", plan);
     DIR *d = opendir("experiments");
     cr_assert_not_null(d);
     struct dirent *ent;
@@ -213,22 +221,19 @@ Test(fresh, deps_run_before_the_makefile_reads_the_packages, .timeout = 120)
 {
     char dir[] = "/tmp/bloomlab-deps-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
-    char script[600], cmd[2000], out_path[600];
+    char script[600], args[1600], cmd[700];
     snprintf(script, sizeof script, "%s/deps.sh", dir);
-    snprintf(out_path, sizeof out_path, "%s/out", dir);
     FILE *f = fopen(script, "w");
     cr_assert_not_null(f);
     fprintf(f, "mkdir -p %s/include/leveldb && touch %s/include/bloom.h %s/include/leveldb/filter_policy.h\n", dir,
             dir, dir);
     cr_assert_eq(fclose(f), 0);
-    snprintf(cmd, sizeof cmd,
-             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -o build/adapters/libbloom.so "
-             "-o build/adapters/leveldb.so ADAPTER_INCLUDE=%s/include DEPS_SH=%s DEPS_STAMP=%s/deps.mk adapters "
-             "> %s 2>&1",
-             dir, script, dir, out_path);
-    const int status = system(cmd);
-    char *out = slurp(out_path);
-    cr_assert_eq(status, 0, "%s:\n%s", cmd, out);
+    snprintf(args, sizeof args,
+             "-s -o build/adapters/libbloom.so -o build/adapters/leveldb.so ADAPTER_INCLUDE=%s/include DEPS_SH=%s "
+             "DEPS_STAMP=%s/deps.mk adapters",
+             dir, script, dir);
+    char *out;
+    cr_assert_eq(make_output(args, &out), 0, "make %s:\n%s", args, out);
     cr_expect(strstr(out, "skipped") == NULL, "the adapters were skipped though deps.sh made their headers:\n%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "test -f %s/deps.mk && rm -r %s", dir, dir);
@@ -244,17 +249,10 @@ Test(fresh, deps_run_before_the_makefile_reads_the_packages, .timeout = 120)
  * build/flags is taken as it is (-o), so nothing is rewritten. */
 Test(fresh, the_adapters_are_built_alike_whatever_cc_and_cflags, .timeout = 120)
 {
-    char out_path[] = "/tmp/bloomlab-adapters-n-XXXXXX";
-    close(mkstemp(out_path));
-    char cmd[800];
-    snprintf(cmd, sizeof cmd,
-             "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -B --no-print-directory -o build/flags CC=clang "
-             "CXX=clang++ CFLAGS=-O3 build/adapters/libbloom.so build/adapters/leveldb.so > %s 2>&1",
-             out_path);
-    const int status = system(cmd);
-    char *plan = slurp(out_path);
-    unlink(out_path);
-    cr_assert_eq(status, 0, "%s:\n%s", cmd, plan);
+    const char *args = "-n -B -o build/flags CC=clang CXX=clang++ CFLAGS=-O3 build/adapters/libbloom.so "
+                       "build/adapters/leveldb.so";
+    char *plan;
+    cr_assert_eq(make_output(args, &plan), 0, "make %s:\n%s", args, plan);
     cr_assert(strstr(plan, "-o build/adapters/libbloom.so") != NULL && strstr(plan, "-o build/adapters/leveldb.so"),
               "no adapter command in:\n%s", plan);
     cr_expect(strstr(plan, "clang") == NULL, "an adapter is built with CC or CXX:\n%s", plan);
