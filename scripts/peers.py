@@ -24,14 +24,11 @@ import sys
 raw, header_file, model, levels, rounds, cpu, version, kit, pin, builds, counters = sys.argv[1:12]
 rounds_csv = sys.argv[12] if len(sys.argv) > 12 else None
 header = open(header_file).read().strip().split(",")
-figures = {}  # (system, isa, layout, bpk, n, op) -> [(ns, cycles, instructions)], counts "" where none
-by_round = {}  # (system, isa, layout, bpk, n, op, round) -> the least ns of that round
+figures = {}  # (system, isa, layout, bpk, n, op) -> [(ns, cycles, instructions, round)], counts "" where none
 
 
 def add(key, round_, ns, cycles="", instructions=""):
-    figures.setdefault(key, []).append((float(ns), cycles, instructions))
-    at = key + (int(round_),)
-    by_round[at] = min(by_round.get(at, float(ns)), float(ns))
+    figures.setdefault(key, []).append((float(ns), cycles, instructions, int(round_)))
 
 
 # scripts/bench-peers.sh puts round,source,isa before each line of the raw
@@ -109,10 +106,11 @@ print("# keys: 8-byte random keys; bloomlab xxh3_64 + double (system bloomlab), 
       " queries 1e6 absent and 1e6 present")
 print("# counters: %s" % counters)
 print("system,isa,layout,bits_per_key,n,operation,ns,ns_max,spread,rounds,panel,series,cycles,instructions")
-for key in sorted(figures, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1])):
+ORDER = sorted(figures, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1]))
+for key in ORDER:
     rounds_seen = figures[key]
-    v = [ns for ns, _, _ in rounds_seen]
-    _, cycles, instructions = min(rounds_seen, key=lambda r: r[0])  # the round of the least time
+    v = [ns for ns, _, _, _ in rounds_seen]
+    _, cycles, instructions, _ = min(rounds_seen, key=lambda r: r[0])  # the round of the least time
     system, isa, layout, bpk, n, op = key
     panel, series = placement(system, isa, layout, bpk)
     print("%s,%s,%s,%s,%d,%s,%.3f,%.3f,%.3f,%d,%s,%s,%s,%s" % (system, isa, layout, bpk, n, op, min(v), max(v),
@@ -122,5 +120,9 @@ for key in sorted(figures, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1])):
 if rounds_csv is not None:
     with open(rounds_csv, "w", newline="") as f:
         f.write("system,isa,layout,bits_per_key,n,operation,round,ns\n")
-        for key in sorted(by_round, key=lambda k: (k[2], k[3], k[4], k[5], k[0], k[1], k[6])):
-            f.write("%s,%s,%s,%s,%d,%s,%d,%.3f\n" % (key + (by_round[key],)))
+        for key in ORDER:
+            least = {}  # round -> the least ns of its runs (the floor comes from each level's)
+            for ns, _, _, round_ in figures[key]:
+                least[round_] = min(least.get(round_, ns), ns)
+            for round_ in sorted(least):
+                f.write("%s,%s,%s,%s,%d,%s,%d,%.3f\n" % (key + (round_, least[round_])))
