@@ -11,6 +11,7 @@
  * is a heap overflow under the sanitizers' pass.  Runs in the portable pass
  * (PORTABLE_SUITES) and at every level: these loops do not depend on one. */
 #include "filter/splitblock_portable.h"
+#include "base/pcg.h"
 #include "keys8_loops.h"
 
 static void direct_insert(filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb)
@@ -130,4 +131,51 @@ Test(splitblock_portable, above_2_32_bits, .timeout = 120)
 {
     static const loops *const LOOPS[] = {&DIRECT, &DISPATCH};
     check_sparse(LOOPS, 2, (1ULL << 32) / 4 * 5 + 1000001);
+}
+
+/* A key's mask both ways the loops make it (splitblock_portable_mask: from
+ * 16-bit products on x86, where the generic way is every other target's)
+ * against the definition, word i's bit (h32 SPLITBLOCK_SALT[i] mod 2^32)
+ * >> 27: for h32 whose product with each salt is each bit's first and last
+ * value (x 2^27 and x 2^27 + 2^27 - 1, from the salt's inverse mod 2^32:
+ * the salts are odd), then 2^20 random ones. */
+static void check_mask(uint32_t h32)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    const unsigned swap = first == 1 ? 0 : 1; /* word i stored at i ^ 1 on a big-endian machine */
+    for (int generic = 0; generic <= 1; generic++) {
+        uint32_t words[8];
+        splitblock_portable_mask(h32, generic, words);
+        for (unsigned i = 0; i < 8; i++) {
+            const uint32_t expected = 1u << ((uint32_t)(h32 * SPLITBLOCK_SALT[i ^ swap]) >> 27);
+            cr_assert_eq(words[i], expected, "h32 %#x, word %u, %s way: %#x, expected %#x", h32, i,
+                         generic ? "generic" : "the loops'", words[i], expected);
+        }
+    }
+}
+
+static uint32_t inverse_mod_2_32(uint32_t odd)
+{
+    uint32_t inverse = odd; /* right to 3 bits; each step doubles them */
+    for (int i = 0; i < 5; i++)
+        inverse *= 2u - odd * inverse;
+    return inverse;
+}
+
+Test(splitblock_portable, masks_both_ways)
+{
+    for (unsigned i = 0; i < 8; i++) {
+        const uint32_t inverse = inverse_mod_2_32(SPLITBLOCK_SALT[i]);
+        cr_assert_eq(inverse * SPLITBLOCK_SALT[i], 1u);
+        for (uint32_t x = 0; x < 32; x++) {
+            check_mask((x << 27) * inverse);
+            check_mask(((x << 27) + (1u << 27) - 1) * inverse);
+        }
+    }
+    pcg32_t rng;
+    pcg32_seed(&rng, 36, 1);
+    for (int t = 0; t < 1 << 20; t++)
+        check_mask(pcg32_next(&rng));
 }

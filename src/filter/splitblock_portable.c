@@ -8,6 +8,9 @@
 
 #include <float.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define LOOP static inline __attribute__((always_inline))
 
@@ -27,8 +30,10 @@ LOOP uint64_t block_word(uint64_t h1, uint64_t blocks) { return (((h1 >> 32) * b
  * is made by the float whose exponent is x: the bits (x << 23) + 0xBF800000
  * are those of -2^x (sign 1, biased exponent 127 + x, mantissa 0), which
  * converts exactly to the int32 -2^x for every x in [0, 32) (-2^31 is
- * INT32_MIN; +2^31 would be out of range), and 0 - (-2^x) mod 2^32 is
- * 1 << x.  (x << 23) is (product >> 4) masked to bits 23..27.
+ * INT32_MIN; +2^31 would be out of range for C's conversion), and
+ * 0 - (-2^x) mod 2^32 is 1 << x.  (x << 23) is (product >> 4) masked to
+ * bits 23..27.  On x86 the products and the conversion take another way,
+ * with SSE2's own instructions (split_masks).
  *
  * Lane j of half q is 32-bit word 4q + j of the block as the machine
  * stores it; on a big-endian machine the reference's word i (bits 32 (i &
@@ -41,7 +46,8 @@ typedef int32_t i32x4 __attribute__((vector_size(16)));
 typedef float f32x4 __attribute__((vector_size(16)));
 
 typedef struct {
-    u32x4 low, high; /* the salts of words 0-3 and 4-7, as stored */
+    u32x4 low, high;                 /* the salts of words 0-3 and 4-7, as stored */
+    u32x4 low_swapped, high_swapped; /* the same with each salt's 16-bit halves swapped (split_masks) */
 } split_salts;
 
 LOOP int little_endian(void)
@@ -60,6 +66,8 @@ LOOP split_salts split_salts_of(void)
         s.low[j] = SPLITBLOCK_SALT[j ^ swap];
         s.high[j] = SPLITBLOCK_SALT[(4 + j) ^ swap];
     }
+    s.low_swapped = (s.low << 16) | (s.low >> 16);
+    s.high_swapped = (s.high << 16) | (s.high >> 16);
     return s;
 }
 
@@ -72,13 +80,62 @@ LOOP u32x4 lane_bits(u32x4 product)
     return (u32x4){0, 0, 0, 0} - (u32x4)__builtin_convertvector(as_float, i32x4);
 }
 
+/* A key's mask in the generic vectors: eight products, eight lane_bits. */
+LOOP void split_masks_generic(const split_salts *salt, uint32_t h32, u32x4 *low, u32x4 *high)
+{
+    const u32x4 h = (u32x4){0, 0, 0, 0} + h32;
+    *low = lane_bits(h * salt->low);
+    *high = lane_bits(h * salt->high);
+}
+
+#if defined(__SSE2__)
+/* On x86-64 without SSE4.1 (the portable build: x86-64's baseline is
+ * SSE2), a 32-bit product has no instruction either: gcc makes four from
+ * two pmuludq and three shuffles, and the loop ran on the shuffle pipes.
+ * Only the product's top five bits are wanted, and the top sixteen come
+ * from 16-bit products.  With h = hH 2^16 + hL and s = sH 2^16 + sL,
+ *
+ *   h s mod 2^32 = hL sL + 2^16 (hL sH + hH sL)  (mod 2^32), so
+ *   top16(h s)   = hi16(hL sL) + hL sH + hH sL    (mod 2^16).
+ *
+ * With h's halves in each lane's two 16-bit words and the salt's halves
+ * swapped, pmaddwd makes hL sH + hH sL in each 32-bit lane (products of
+ * signed words, but alike mod 2^16) and pmulhuw hi16(hL sL) in its low
+ * word: their sum's low 16 bits are top16(h s), and (sum << 12) masked
+ * puts its top five bits, x, at the float's exponent, bits 23..27.  1 << x
+ * is then +2^x's float converted, without lane_bits' negation: cvttps2dq
+ * answers the out-of-range +2^31 with 0x80000000 (Intel's "integer
+ * indefinite"), which is 1 << 31.  Eight lanes take 14 instructions, two
+ * of them shifts, where gcc's code for the generic way took 21, nine of
+ * them shifts and shuffles (docs/PERFORMANCE.md, session 36). */
+LOOP u32x4 lane_bits_sse2(__m128i h, u32x4 salt, u32x4 salt_swapped)
+{
+    const __m128i top16 = _mm_add_epi32(_mm_madd_epi16(h, (__m128i)salt_swapped), _mm_mulhi_epu16(h, (__m128i)salt));
+    const __m128i exponent = _mm_and_si128(_mm_slli_epi32(top16, 12), _mm_set1_epi32(0x0F800000));
+    return (u32x4)_mm_cvttps_epi32(_mm_castsi128_ps(_mm_add_epi32(exponent, _mm_set1_epi32(0x3F800000))));
+}
+#endif
+
+/* A key's mask, words 0-3 and 4-7 as stored: lane_bits_sse2's way where
+ * the build has SSE2, else the generic one. */
+LOOP void split_masks(const split_salts *salt, uint32_t h32, u32x4 *low, u32x4 *high)
+{
+#if defined(__SSE2__)
+    const __m128i h = _mm_set1_epi32((int)h32);
+    *low = lane_bits_sse2(h, salt->low, salt->low_swapped);
+    *high = lane_bits_sse2(h, salt->high, salt->high_swapped);
+#else
+    split_masks_generic(salt, h32, low, high);
+#endif
+}
+
 /* One key's bits set in its block (insert), or tested without a branch (a
  * key is in when mask & ~block is zero): returns 1 when all eight are set
  * (an insert returns 0). */
 LOOP int split_work_key(const split_salts *salt, uint64_t *block, uint32_t h32, int insert)
 {
-    const u32x4 h = (u32x4){0, 0, 0, 0} + h32;
-    const u32x4 mask_low = lane_bits(h * salt->low), mask_high = lane_bits(h * salt->high);
+    u32x4 mask_low, mask_high;
+    split_masks(salt, h32, &mask_low, &mask_high);
     u32x4 low, high;
     memcpy(&low, block, sizeof low);
     memcpy(&high, block + 2, sizeof high);
@@ -251,3 +308,15 @@ static int split_insert_hash(filter *f, uint64_t h) { return split_one_hash(f->w
 static int split_query_hash(const filter *f, uint64_t h) { return split_one_hash(f->words, f->blocks, h, 0); }
 
 FILTER_KEY8_CALLS(splitblock_portable_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
+
+void splitblock_portable_mask(uint32_t h32, int generic, uint32_t words[8])
+{
+    const split_salts salt = split_salts_of();
+    u32x4 low, high;
+    if (generic)
+        split_masks_generic(&salt, h32, &low, &high);
+    else
+        split_masks(&salt, h32, &low, &high);
+    memcpy(words, &low, sizeof low);
+    memcpy(words + 4, &high, sizeof high);
+}
