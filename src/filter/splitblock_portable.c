@@ -313,7 +313,7 @@ static int split_query_hash(const filter *f, uint64_t h) { return split_one_hash
 
 FILTER_KEY8_CALLS(splitblock_portable_key8, split_insert_key8, split_query_key8, split_insert_hash, split_query_hash)
 
-void splitblock_portable_mask(uint32_t h32, int generic, uint32_t words[8])
+void splitblock_portable_mask(uint32_t h32, int generic, uint64_t block_words[4])
 {
     const split_salts salt = split_salts_of();
     u32x4 low, high;
@@ -321,6 +321,6 @@ void splitblock_portable_mask(uint32_t h32, int generic, uint32_t words[8])
         split_masks_generic(&salt, h32, &low, &high);
     else
         split_masks(&salt, h32, &low, &high);
-    memcpy(words, &low, sizeof low);
-    memcpy(words + 4, &high, sizeof high);
+    memcpy(block_words, &low, sizeof low); /* as split_work_key lays them on the block */
+    memcpy(block_words + 2, &high, sizeof high);
 }

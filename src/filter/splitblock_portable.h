@@ -38,10 +38,10 @@ size_t splitblock_portable_query_keys8(const filter *f, keys8_hash hash, uint64_
  * keys8_constant(hash, seed)): its bits set, or 1 when all eight are set. */
 extern const filter_key8_calls splitblock_portable_key8[2];
 
-/* For tests: a key's mask, the eight 32-bit words of its block as the
- * machine stores them, for the low 32 bits h32 of its hash, made as the
- * loops make it (generic 0: on x86 from 16-bit products) or by the generic
- * vectors' way every other target takes (generic 1). */
-void splitblock_portable_mask(uint32_t h32, int generic, uint32_t words[8]);
+/* For tests: a key's mask, as the four 64-bit words of its block, for the
+ * low 32 bits h32 of its hash, made as the loops make it (generic 0: on x86
+ * from 16-bit products) or by the generic vectors' way every other target
+ * takes (generic 1). */
+void splitblock_portable_mask(uint32_t h32, int generic, uint64_t block_words[4]);
 
 #endif
