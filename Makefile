@@ -97,8 +97,9 @@ PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plo
 all: build results plots report pages
 
 DEPS_SH ?= scripts/deps.sh
+RUN_DEPS = CC='$(CC)' sh $(DEPS_SH)
 deps:
-	@CC='$(CC)' sh $(DEPS_SH)
+	@$(RUN_DEPS)
 
 # The packages decide what this Makefile builds (the adapters' headers
 # above), and it reads them as it is parsed, before any recipe runs: on a
@@ -117,7 +118,7 @@ ifeq ($(findstring n,$(firstword -$(MAKEFLAGS))),)
 endif
 endif
 $(DEPS_STAMP): $(DEPS_SH)
-	@CC='$(CC)' sh $(DEPS_SH)
+	@$(RUN_DEPS)
 	@mkdir -p $(@D) && echo '# $(DEPS_SH) ran before the Makefile was read again (Makefile: deps)' > $@
 
 build: bin/bloomlab lib adapters
