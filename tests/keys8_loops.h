@@ -113,13 +113,18 @@ static inline size_t key8_chosen_query(const filter *f, const scheme_ctx *ctx, c
 }
 
 /* Where keys come from: random64 (8 bytes each), with every `odd`-th key
- * (odd > 0) replaced by one of 1 to 7 or 16 bytes in its own allocation. */
+ * (odd > 0) replaced by one of 1 to 7 or 16 bytes in its own allocation;
+ * or, odd = KEYS8_MOVED, every key kept at 8 bytes but moved out of its
+ * batch's `packed` slots into an allocation of its own (packed8 0, as a
+ * library user's batch points at the user's keys), the slot left holding
+ * other bytes: the loops' other way of reading a key. */
+#define KEYS8_MOVED 0xFFFFFFFFu
 typedef struct {
     hasher h;
     scheme_ctx ctx;
     keyset *ks;
     unsigned odd;
-    unsigned char *own[KEY_BATCH * 9]; /* the allocations of the run's odd keys */
+    unsigned char *own[KEY_BATCH * 9]; /* the allocations of the run's odd (or moved) keys */
     size_t owned;
 } source;
 
@@ -145,7 +150,18 @@ static void source_release(source *s)
 static void source_fill(source *s, uint64_t n, key_side side, uint64_t first, size_t count, key_batch *b)
 {
     keyset_fill(s->ks, s->ctx.seed, n, side, first, count, b);
-    for (size_t j = 0; s->odd > 0 && j < count; j++) {
+    for (size_t j = 0; s->odd == KEYS8_MOVED && j < count; j++) {
+        unsigned char *key = malloc(8);
+        cr_assert_not_null(key);
+        memcpy(key, b->packed[j], 8);
+        cr_assert_lt(s->owned, sizeof s->own / sizeof s->own[0]);
+        s->own[s->owned++] = key;
+        b->ptr[j] = key;
+        b->packed8 = 0;
+        for (size_t c = 0; c < 8; c++) /* the slot no longer the key: a loop reading it is caught */
+            b->packed[j][c] = (unsigned char)~key[c];
+    }
+    for (size_t j = 0; s->odd > 0 && s->odd != KEYS8_MOVED && j < count; j++) {
         const uint64_t i = first + j;
         if (i % s->odd != s->odd / 2)
             continue;

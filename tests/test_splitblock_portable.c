@@ -60,12 +60,16 @@ static const loops DISPATCH = {"dispatch", LAYOUT_SPLITBLOCK, 8, ops_insert, ops
  * docs/PERFORMANCE.md, and 2^31 bits. */
 static const uint64_t SIZES[] = {256 * 7, 256 * 40, 256 * 4099, 10670080, (1ULL << 31) + 256 * 3};
 
+/* Every size, each keys8 hash; and two with the keys moved out of their
+ * batches' packed slots (keys8_loops.h's KEYS8_MOVED). */
 Test(splitblock_portable, keys8_direct)
 {
     for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++) {
         check_size(&DIRECT, "xxh3_64", 0, SIZES[i], 3000);
         check_size(&DIRECT, "mulx64", 0, SIZES[i], 3000);
     }
+    check_size(&DIRECT, "xxh3_64", KEYS8_MOVED, 256 * 40, 3000);
+    check_size(&DIRECT, "mulx64", KEYS8_MOVED, 10670080, 3000);
 }
 
 Test(splitblock_portable, keys8_dispatch)

@@ -8,7 +8,8 @@
  * through the portable dispatch (filter_ops_portable; batch.c's hook) and
  * the AVX2 level's (filter_ops_for), for each keys8 hash (xxh3_64, mulx64),
  * for m a multiple of 64 and not, near 2^32 bits and past it, k stamped and
- * not, the inserts' one pass and prefetched loop each.  Through the dispatch, a run with a key that is
+ * not, the inserts' one pass and prefetched loop each, with the keys in
+ * their batches' packed slots and moved out of them.  Through the dispatch, a run with a key that is
  * not 8 bytes long, another hash, or a staging filter must take the
  * stamped loops (keys8_loops.h: the odd keys in allocations of their own
  * length).  Runs in the portable pass (PORTABLE_SUITES) and at every level. */
@@ -111,7 +112,9 @@ static const loops CHOSEN_K13 = {"filter_key8_for k=13", LAYOUT_STANDARD, 13, ke
 static const uint64_t SIZES[] = {61, 30011, 64 * 4099 - 3, 10000000, (1ULL << 31) + 5};
 
 /* Every size by the loops directly and through the dispatch, each keys8
- * hash; k = 1 (one round, no next position), 13 (the position loop's
+ * hash, and two of them with the keys moved out of their batches' packed
+ * slots (keys8_loops.h's KEYS8_MOVED: the loops read each through its
+ * pointer); k = 1 (one round, no next position), 13 (the position loop's
  * other lengths) and 24 (past the inserts' stamped k: the loop over k)
  * both ways. */
 Test(standard_portable, keys8)
@@ -119,9 +122,12 @@ Test(standard_portable, keys8)
     static const loops *const LOOPS[] = {&DIRECT, &DISPATCH};
     static const char *const HASHES[] = {"xxh3_64", "mulx64"};
     for (size_t l = 0; l < sizeof LOOPS / sizeof LOOPS[0]; l++)
-        for (size_t h = 0; h < sizeof HASHES / sizeof HASHES[0]; h++)
+        for (size_t h = 0; h < sizeof HASHES / sizeof HASHES[0]; h++) {
             for (size_t i = 0; i < sizeof SIZES / sizeof SIZES[0]; i++)
                 check_size(LOOPS[l], HASHES[h], 0, SIZES[i], 3000);
+            check_size(LOOPS[l], HASHES[h], KEYS8_MOVED, 30011, 3000);
+            check_size(LOOPS[l], HASHES[h], KEYS8_MOVED, 10000000, 3000);
+        }
     static const loops *const OTHER_K[] = {&DIRECT_K1, &DIRECT_K13, &DIRECT_K24,
                                            &DISPATCH_K1, &DISPATCH_K13, &DISPATCH_K24};
     for (size_t l = 0; l < sizeof OTHER_K / sizeof OTHER_K[0]; l++) {
