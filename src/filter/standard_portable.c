@@ -37,13 +37,31 @@ LOOP void set_bits(uint64_t *words, uint64_t m, unsigned k, probe p)
         bit_set(words, probe_position(SCHEME_DOUBLE, NULL, &p, m));
 }
 
-/* The streams of a batch's keys, x[j] and y[j] (schemes.h's double
- * stream: h1 and h2 = mix64(h1)); a packed8 batch's keys read side by
- * side, with no pointer to load a key (key_batch.h). */
-LOOP void batch_streams(keys8_hash hash, uint64_t keyed, const key_batch *keys, uint64_t *x, uint64_t *y)
+/* How a run's keys are hashed: 8-byte keys by a keys8 hash inline (ctx
+ * NULL; keyed = keys8_constant(hash, seed)), or any key as the reference
+ * starts its stream (schemes.h's probe_start, by ctx's hasher).  A
+ * constant at each stamp of the loop. */
+typedef struct {
+    keys8_hash hash;
+    uint64_t keyed;
+    const scheme_ctx *ctx;
+} key_hashing;
+
+LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
 {
-    for (size_t j = 0; j < keys->count; j++) {
-        const probe p = key8_probe(hash, keyed, keys->packed8 ? keys->packed[j] : keys->ptr[j]);
+    if (kh.ctx == NULL) /* a packed8 batch's key read from its slot: one load, not two (key_batch.h) */
+        return key8_probe(kh.hash, kh.keyed, keys->packed8 ? keys->packed[j] : keys->ptr[j]);
+    probe p;
+    probe_start(SCHEME_DOUBLE, kh.ctx, &p, keys->ptr[j], keys->len[j], keys->id[j]);
+    return p;
+}
+
+/* The streams of keys first .. first + count - 1 of a batch, into x[0 ..]
+ * and y[0 ..] (schemes.h's double stream: h1 and h2 = mix64(h1)). */
+LOOP void key_streams(key_hashing kh, const key_batch *keys, size_t first, size_t count, uint64_t *x, uint64_t *y)
+{
+    for (size_t j = 0; j < count; j++) {
+        const probe p = key_probe(kh, keys, first + j);
         x[j] = p.x;
         y[j] = p.y;
     }
@@ -64,7 +82,7 @@ LOOP void insert_run(keys8_hash hash, uint64_t *words, uint64_t m, unsigned k, u
     uint64_t x[KEY_BATCH], y[KEY_BATCH];
     for (size_t t = 0; t < count; t++) {
         const key_batch *keys = &batches[t];
-        batch_streams(hash, keyed, keys, x, y);
+        key_streams((key_hashing){hash, keyed, NULL}, keys, 0, keys->count, x, y);
         for (size_t j = 0; j < keys->count; j++)
             set_bits(words, m, k, (probe){.x = x[j], .y = y[j]});
     }
@@ -240,25 +258,6 @@ typedef struct {
     size_t b, j;
 } run_cursor;
 
-/* How a run's keys are hashed: 8-byte keys by a keys8 hash inline (ctx
- * NULL; keyed = keys8_constant(hash, seed)), or any key as the reference
- * starts its stream (schemes.h's probe_start, by ctx's hasher).  A
- * constant at each stamp of the loop. */
-typedef struct {
-    keys8_hash hash;
-    uint64_t keyed;
-    const scheme_ctx *ctx;
-} key_hashing;
-
-LOOP probe key_probe(key_hashing kh, const key_batch *keys, size_t j)
-{
-    if (kh.ctx == NULL) /* a packed8 batch's key read from its slot: one load, not two (key_batch.h) */
-        return key8_probe(kh.hash, kh.keyed, keys->packed8 ? keys->packed[j] : keys->ptr[j]);
-    probe p;
-    probe_start(SCHEME_DOUBLE, kh.ctx, &p, keys->ptr[j], keys->len[j], keys->id[j]);
-    return p;
-}
-
 /* Key t of the group from its stream p: position 0 computed and its line
  * prefetched (filters.h's filter_query_prefetch), the stream kept where it
  * then stands. */
@@ -328,11 +327,7 @@ LOOP uint64_t group_all_k_run(key_hashing kh, const uint64_t *words, uint64_t m,
     while (t < QUERY_GROUP && at->b < count) {
         const key_batch *keys = &batches[at->b];
         const size_t left = keys->count - at->j, room = QUERY_GROUP - t, take = left < room ? left : room;
-        for (size_t j = 0; j < take; j++) {
-            const probe p = key_probe(kh, keys, at->j + j);
-            x[j] = p.x;
-            y[j] = p.y;
-        }
+        key_streams(kh, keys, at->j, take, x, y);
         for (size_t j = 0; j < take; j++, t++)
             found |= (uint64_t)test_all_bits(words, m, k, (probe){.x = x[j], .y = y[j]}) << t;
         at->j += take;
