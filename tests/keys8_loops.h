@@ -146,35 +146,41 @@ static void source_release(source *s)
     s->owned = 0;
 }
 
+/* Slot j of b pointed at a new allocation of len bytes that the source
+ * owns (source_release frees it), returned for the caller to fill. */
+static unsigned char *source_own_key(source *s, key_batch *b, size_t j, size_t len)
+{
+    unsigned char *key = malloc(len);
+    cr_assert_not_null(key);
+    cr_assert_lt(s->owned, sizeof s->own / sizeof s->own[0]);
+    s->own[s->owned++] = key;
+    b->ptr[j] = key;
+    b->len[j] = (uint32_t)len;
+    b->packed8 = 0; /* a key changed after the fill (key_batch.h) */
+    return key;
+}
+
 /* Keys [first, first + count) of a side into b. */
 static void source_fill(source *s, uint64_t n, key_side side, uint64_t first, size_t count, key_batch *b)
 {
     keyset_fill(s->ks, s->ctx.seed, n, side, first, count, b);
-    for (size_t j = 0; s->odd == KEYS8_MOVED && j < count; j++) {
-        unsigned char *key = malloc(8);
-        cr_assert_not_null(key);
-        memcpy(key, b->packed[j], 8);
-        cr_assert_lt(s->owned, sizeof s->own / sizeof s->own[0]);
-        s->own[s->owned++] = key;
-        b->ptr[j] = key;
-        b->packed8 = 0;
-        for (size_t c = 0; c < 8; c++) /* the slot no longer the key: a loop reading it is caught */
-            b->packed[j][c] = (unsigned char)~key[c];
+    if (s->odd == KEYS8_MOVED) {
+        for (size_t j = 0; j < count; j++) {
+            unsigned char *key = source_own_key(s, b, j, 8);
+            memcpy(key, b->packed[j], 8);
+            for (size_t c = 0; c < 8; c++) /* the slot no longer the key: a loop reading it is caught */
+                b->packed[j][c] = (unsigned char)~key[c];
+        }
+        return;
     }
-    for (size_t j = 0; s->odd > 0 && s->odd != KEYS8_MOVED && j < count; j++) {
+    for (size_t j = 0; s->odd > 0 && j < count; j++) {
         const uint64_t i = first + j;
         if (i % s->odd != s->odd / 2)
             continue;
         const size_t len = i % 8 == 0 ? 16 : (size_t)(i % 8);
-        unsigned char *key = malloc(len);
-        cr_assert_not_null(key);
+        unsigned char *key = source_own_key(s, b, j, len);
         for (size_t c = 0; c < len; c++)
             key[c] = b->packed[j][c % 8] ^ (unsigned char)(c / 8);
-        cr_assert_lt(s->owned, sizeof s->own / sizeof s->own[0]);
-        s->own[s->owned++] = key;
-        b->ptr[j] = key;
-        b->len[j] = (uint32_t)len;
-        b->packed8 = 0; /* a key changed after the fill (key_batch.h) */
     }
 }
 

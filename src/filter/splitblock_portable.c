@@ -168,7 +168,6 @@ typedef struct {
 /* split_work_key for key j of a batch's slots; its answer to answer[j]
  * when answer is not NULL (a constant at each call, so the test is
  * compiled away). */
-
 LOOP size_t split_work_slot(const split_salts *salt, const split_slot *slot, size_t j,
                             unsigned char *answer, int insert)
 {
