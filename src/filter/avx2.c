@@ -987,15 +987,16 @@ LOOP __m256i keys8_hash_x4(keys8_hash hash, __m256i x, __m256i keyed4)
 #define SPLIT_LATE_RING (SPLIT_LATE_RING_KEYS / 4)
 
 /* The groups in flight: slot g holds words whose low 32 bits are a group's
- * hashes' (the masks': split_hash_halves) and its blocks' first words
- * (split_place4), one 64-byte line a group that one register addresses
+ * hashes' (the masks': split_hash_halves) and where its blocks are
+ * (split_place4: split_lanes's by_address says how), one 64-byte line a
+ * group that one register addresses
  * (the two in arrays of their own took a second base, a lea a group);
  * the ring beside them where its answers go and how many of its four
  * lanes are keys (four but in a short batch's last group); SPLIT_RING,
  * SPLIT_FAR_RING or SPLIT_LATE_RING slots used. */
 typedef struct {
     _Alignas(64) uint64_t h[4];
-    uint64_t first[4];
+    uint64_t where[4];
 } split_slot;
 
 typedef struct {
@@ -1009,36 +1010,49 @@ LOOP size_t split_ring_slots(fetch_shape shape) { return split_ring_keys(shape) 
 
 /* What a ring loop's every step uses: in every lane the filter's block
  * count, the hash's per-call constant (keys8_constant), the split block's
- * salts, 1 (the masks' bit: split_one) and ~3; and the filter's words. */
+ * salts, 1 (the masks' bit: split_one), and the filter's address and the
+ * mask that split_place4's where takes (split_ymm.h's split_block_of); the
+ * filter's words; and whether the slots hold addresses (an insert's loop:
+ * a constant at each call). */
 typedef struct {
-    __m256i blocks, keyed, salt, one, not3;
+    __m256i blocks, keyed, salt, one, base, aligned;
     uint64_t *words;
+    int by_address;
 } split_lanes;
 
-LOOP split_lanes split_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed)
+LOOP split_lanes split_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed, int insert)
 {
-    return (split_lanes){_mm256_set1_epi64x((long long)blocks), _mm256_set1_epi64x((long long)keyed), split_salt(),
-                         split_one(), _mm256_set1_epi64x(~3LL), words};
+    return (split_lanes){_mm256_set1_epi64x((long long)blocks),
+                         _mm256_set1_epi64x((long long)keyed),
+                         split_salt(),
+                         split_one(),
+                         _mm256_set1_epi64x((long long)(uintptr_t)words),
+                         _mm256_set1_epi64x(insert ? SPLIT_BY_ADDRESS_ALIGNED : SPLIT_BY_WORD_ALIGNED),
+                         words,
+                         insert};
 }
 
-/* Key l's block in a slot's firsts. */
-LOOP void *split_block_at(const split_lanes *c, const uint64_t *first, unsigned l) { return &c->words[first[l]]; }
+/* Key l's block, from where a slot says it is. */
+LOOP void *split_block_at(const split_lanes *c, const uint64_t *where, unsigned l)
+{
+    return split_block_of(c->words, where[l], c->by_address);
+}
 
 /* A group's four blocks prefetched, written out: gcc kept a loop of four
  * here, 24 instructions a group where these are 8 (session 18). */
-LOOP void split_prefetch4(const split_lanes *c, const uint64_t *first, int fetch)
+LOOP void split_prefetch4(const split_lanes *c, const uint64_t *where, int fetch)
 {
-    split_prefetch(split_block_at(c, first, 0), fetch);
-    split_prefetch(split_block_at(c, first, 1), fetch);
-    split_prefetch(split_block_at(c, first, 2), fetch);
-    split_prefetch(split_block_at(c, first, 3), fetch);
+    split_prefetch(split_block_at(c, where, 0), fetch);
+    split_prefetch(split_block_at(c, where, 1), fetch);
+    split_prefetch(split_block_at(c, where, 2), fetch);
+    split_prefetch(split_block_at(c, where, 3), fetch);
 }
 
 /* The blocks of the group worked SPLIT_NEAR steps from now (slot g of the
  * ring) into L1 (split_from_slot's shapes). */
 LOOP void split_near(const split_lanes *c, const split_ring *r, size_t g, int fetch)
 {
-    split_prefetch4(c, r->slot[g].first, fetch);
+    split_prefetch4(c, r->slot[g].where, fetch);
 }
 
 /* In a loop's drain (the ring's last groups worked, none placed), group
@@ -1061,7 +1075,7 @@ LOOP void split_late4(const split_lanes *c, const split_ring *r, size_t placed, 
                       int insert)
 {
     if (split_late(shape) && placed >= SPLIT_LATE)
-        split_prefetch4(c, r->slot[(placed - SPLIT_LATE) % slots].first, split_place_fetch(shape, insert));
+        split_prefetch4(c, r->slot[(placed - SPLIT_LATE) % slots].where, split_place_fetch(shape, insert));
 }
 
 /* At a loop's end, the late prefetches of its last SPLIT_LATE groups,
@@ -1071,7 +1085,7 @@ LOOP void split_late_rest(const split_lanes *c, const split_ring *r, size_t grou
 {
     if (split_late(shape))
         for (size_t i = groups > SPLIT_LATE ? groups - SPLIT_LATE : 0; i < groups; i++)
-            split_prefetch4(c, r->slot[i % slots].first, split_place_fetch(shape, insert));
+            split_prefetch4(c, r->slot[i % slots].where, split_place_fetch(shape, insert));
 }
 
 /* The two halves of four keys' hashes h that a split block key uses, each
@@ -1093,20 +1107,20 @@ LOOP void split_hash_halves(keys8_hash hash, __m256i x, __m256i keyed4, __m256i 
 }
 
 /* Four keys x hashed into a slot: the words whose low halves are their
- * hashes' (split_hash_halves: the masks'), and the first word of each
- * key's block, 4 ((h >> 32) blocks >> 32) = ((h >> 32) blocks >> 30) & ~3
- * (blocks < 2^32: one vpmuludq), which the block's load scales by 8 in its
- * address (a byte address took a shift and an add more in vector, which
- * the loop runs short of: docs/PERFORMANCE.md, session 18); their blocks
- * prefetched. */
+ * hashes' (split_hash_halves: the masks'), and where each key's block is
+ * (split_ymm.h's split_block_of); their blocks prefetched. */
 LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, split_slot *out, int fetch)
 {
     __m256i low, high;
     split_hash_halves(hash, x, c->keyed, &low, &high);
     const __m256i product = _mm256_mul_epu32(high, c->blocks);
+    const __m256i where =
+        c->by_address
+            ? _mm256_add_epi64(_mm256_and_si256(_mm256_srli_epi64(product, SPLIT_BY_ADDRESS_SHIFT), c->aligned), c->base)
+            : _mm256_and_si256(_mm256_srli_epi64(product, SPLIT_BY_WORD_SHIFT), c->aligned);
     _mm256_storeu_si256((__m256i *)(void *)out->h, low);
-    _mm256_storeu_si256((__m256i *)(void *)out->first, _mm256_and_si256(_mm256_srli_epi64(product, 30), c->not3));
-    split_prefetch4(c, out->first, fetch);
+    _mm256_storeu_si256((__m256i *)(void *)out->where, where);
+    split_prefetch4(c, out->where, fetch);
 }
 
 /* One key by its hash h, its block's mask set or tested at once.  Returns
@@ -1125,15 +1139,15 @@ LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, 
 }
 
 /* A group set or tested from its slot (h, whose low halves are its hashes',
- * its blocks' first words first): its first `live` keys, their answers to
+ * and where its blocks are): its first `live` keys, their answers to
  * answer[0 ..] when answer is not NULL. */
 LOOP unsigned split_work4(const split_lanes *c, const split_slot *s, unsigned live, unsigned char *answer, int insert)
 {
-    const uint64_t *const h = s->h, *const first = s->first;
+    const uint64_t *const h = s->h, *const where = s->where;
     unsigned yes = 0;
 #define SPLIT_ONE(l)                                                                                         \
     do {                                                                                                     \
-        const unsigned all = split_key_work(c->salt, c->one, h[l], split_block_at(c, first, l), insert);     \
+        const unsigned all = split_key_work(c->salt, c->one, h[l], split_block_at(c, where, l), insert);     \
         yes += all;                                                                                          \
         if (answer != NULL)                                                                                  \
             answer[l] = (unsigned char)all;                                                                  \
@@ -1183,7 +1197,7 @@ LOOP size_t split_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, ui
                            const key_batch *batches, size_t count, unsigned char *answer, int insert,
                            fetch_shape shape)
 {
-    const split_lanes c = split_lanes_of(words, blocks, keyed);
+    const split_lanes c = split_lanes_of(words, blocks, keyed, insert);
     const size_t slots = split_ring_slots(shape);
     split_ring ring;
     size_t yes = 0, done = 0, groups = 0;
@@ -1257,7 +1271,7 @@ LOOP size_t split_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, u
                             const key_batch *batches, size_t count, unsigned char *answer, int insert,
                             fetch_shape shape)
 {
-    const split_lanes c = split_lanes_of(words, blocks, keyed);
+    const split_lanes c = split_lanes_of(words, blocks, keyed, insert);
     const size_t slots = split_ring_slots(shape), ring_batches = slots / (KEY_BATCH / 4);
     split_ring ring;
     size_t yes = 0, t = 0;

@@ -860,7 +860,7 @@ LOOP size_t sb_ring_slots(fetch_shape shape) { return split_ring_keys(shape) / 8
 
 /* The steps in flight: slot s holds a step's keys' hashes (their low
  * halves make the masks as each key is worked, as in the AVX2 loop:
- * split_ymm.h), the first word of each key's block (sb_place8), where its
+ * split_ymm.h), where each key's block is (sb_place8), where its
  * answers go and how many of its eight lanes are keys (eight but in a short
  * batch's last step); SB_RING, SB_FAR_RING or SB_LATE_RING slots used.  Until session 18
  * the masks were made as the keys were hashed, two a zmm register, and kept
@@ -868,55 +868,66 @@ LOOP size_t sb_ring_slots(fetch_shape shape) { return split_ring_keys(shape) / 8
  * session 18). */
 typedef struct {
     uint64_t h[SB_LATE_RING][8];
-    uint64_t first[SB_LATE_RING][8];
+    uint64_t where[SB_LATE_RING][8];
     size_t out[SB_LATE_RING];
     unsigned live[SB_LATE_RING];
 } sb_ring;
 
 /* What every step uses: in every lane the filter's block count, the
- * hash's per-call constant (batch_hash.h's keys8_constant) and ~3; the
- * split block's salts and 1 for the masks (split_ymm.h's split_one); and
- * the filter's words. */
+ * hash's per-call constant (batch_hash.h's keys8_constant), and the
+ * filter's address and the mask that sb_place8's where takes (split_ymm.h's
+ * split_block_of); the split block's salts and 1 for the masks (split_ymm.h's
+ * split_one); the filter's words; and whether the slots hold addresses (an
+ * insert's loop: a constant at each call). */
 typedef struct {
-    __m512i blocks, keyed, not3;
+    __m512i blocks, keyed, base, aligned;
     __m256i salt, one;
     uint64_t *words;
+    int by_address;
 } sb_lanes;
 
-LOOP sb_lanes sb_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed)
+LOOP sb_lanes sb_lanes_of(uint64_t *words, uint64_t blocks, uint64_t keyed, int insert)
 {
-    return (sb_lanes){_mm512_set1_epi64((long long)blocks), _mm512_set1_epi64((long long)keyed),
-                      _mm512_set1_epi64(~3LL), split_salt(), split_one(), words};
+    return (sb_lanes){_mm512_set1_epi64((long long)blocks),
+                      _mm512_set1_epi64((long long)keyed),
+                      _mm512_set1_epi64((long long)(uintptr_t)words),
+                      _mm512_set1_epi64(insert ? SPLIT_BY_ADDRESS_ALIGNED : SPLIT_BY_WORD_ALIGNED),
+                      split_salt(),
+                      split_one(),
+                      words,
+                      insert};
 }
 
 /* A step's eight blocks prefetched (split_ymm.h's FETCH_ kinds). */
-LOOP void sb_prefetch8(const sb_lanes *c, const uint64_t *first, int fetch)
+LOOP void sb_prefetch8(const sb_lanes *c, const uint64_t *where, int fetch)
 {
 #pragma GCC unroll 8
     for (unsigned l = 0; l < 8; l++)
-        split_prefetch(&c->words[first[l]], fetch);
+        split_prefetch(split_block_of(c->words, where[l], c->by_address), fetch);
 }
 
-/* Eight keys x hashed into a slot: their hashes, and the first word of
- * each key's block, 4 ((h >> 32) blocks >> 32) = ((h >> 32) blocks >> 30)
- * & ~3 (blocks < 2^32: one vpmuludq; the loads scale it by 8 in their
- * addresses, as avx2.c's split_place4), prefetched by fetch (split_ymm.h's
- * split_place_fetch). */
-LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, uint64_t *h_out, uint64_t *first, int fetch)
+/* Eight keys x hashed into a slot: their hashes, and where each key's
+ * block is (split_ymm.h's split_block_of), prefetched by fetch
+ * (split_ymm.h's split_place_fetch). */
+LOOP void sb_place8(keys8_hash hash, const sb_lanes *c, __m512i x, uint64_t *h_out, uint64_t *where_out, int fetch)
 {
     const __m512i h = hash == KEYS8_MULX64 ? mulx64_lanes(x, c->keyed) : xxh3_8_lanes(x, c->keyed);
     const __m512i product = _mm512_mul_epu32(_mm512_shuffle_epi32(h, _MM_PERM_DDBB), c->blocks);
+    const __m512i where =
+        c->by_address
+            ? _mm512_add_epi64(_mm512_and_si512(_mm512_srli_epi64(product, SPLIT_BY_ADDRESS_SHIFT), c->aligned), c->base)
+            : _mm512_and_si512(_mm512_srli_epi64(product, SPLIT_BY_WORD_SHIFT), c->aligned);
     _mm512_storeu_si512(h_out, h);
-    _mm512_storeu_si512(first, _mm512_and_si512(_mm512_srli_epi64(product, 30), c->not3));
-    sb_prefetch8(c, first, fetch);
+    _mm512_storeu_si512(where_out, where);
+    sb_prefetch8(c, where_out, fetch);
 }
 
 /* One key of hash h set or tested in its block (split_ymm.h; returns 1
  * when all eight bits are set, its answer to *answer when answer is not
  * NULL). */
-LOOP unsigned sb_work_key(const sb_lanes *c, uint64_t h, uint64_t first, unsigned char *answer, int insert)
+LOOP unsigned sb_work_key(const sb_lanes *c, uint64_t h, uint64_t where, unsigned char *answer, int insert)
 {
-    const unsigned all = split_key_work(c->salt, c->one, h, &c->words[first], insert);
+    const unsigned all = split_key_work(c->salt, c->one, h, split_block_of(c->words, where, c->by_address), insert);
     if (answer != NULL)
         *answer = (unsigned char)all;
     return all;
@@ -924,18 +935,18 @@ LOOP unsigned sb_work_key(const sb_lanes *c, uint64_t h, uint64_t first, unsigne
 
 /* A slot's first `live` keys set or tested, their answers to answer[0 ..]
  * when answer is not NULL; returns how many found all eight bits set. */
-LOOP unsigned sb_work8(const sb_lanes *c, const uint64_t *h, const uint64_t *first, unsigned live,
+LOOP unsigned sb_work8(const sb_lanes *c, const uint64_t *h, const uint64_t *where, unsigned live,
                        unsigned char *answer, int insert)
 {
     unsigned yes = 0;
     if (live == 8) { /* a full step (all but a batch's tail): unrolled */
 #pragma GCC unroll 8
         for (unsigned l = 0; l < 8; l++)
-            yes += sb_work_key(c, h[l], first[l], answer != NULL ? answer + l : NULL, insert);
+            yes += sb_work_key(c, h[l], where[l], answer != NULL ? answer + l : NULL, insert);
         return yes;
     }
     for (unsigned l = 0; l < live; l++)
-        yes += sb_work_key(c, h[l], first[l], answer != NULL ? answer + l : NULL, insert);
+        yes += sb_work_key(c, h[l], where[l], answer != NULL ? answer + l : NULL, insert);
     return yes;
 }
 
@@ -946,7 +957,7 @@ LOOP unsigned sb_work_step(const sb_lanes *c, const sb_ring *r, size_t i, size_t
                            int insert)
 {
     const size_t s = i % slots;
-    return sb_work8(c, r->h[s], r->first[s], r->live[s], answer != NULL ? answer + r->out[s] : NULL, insert);
+    return sb_work8(c, r->h[s], r->where[s], r->live[s], answer != NULL ? answer + r->out[s] : NULL, insert);
 }
 
 /* A late shape's prefetch (split_ymm.h's split_late) of the step placed
@@ -955,7 +966,7 @@ LOOP unsigned sb_work_step(const sb_lanes *c, const sb_ring *r, size_t i, size_t
 LOOP void sb_late8(const sb_lanes *c, const sb_ring *r, size_t placed, size_t slots, fetch_shape shape, int insert)
 {
     if (split_late(shape) && placed >= SB_LATE)
-        sb_prefetch8(c, r->first[(placed - SB_LATE) % slots], split_place_fetch(shape, insert));
+        sb_prefetch8(c, r->where[(placed - SB_LATE) % slots], split_place_fetch(shape, insert));
 }
 
 /* At a loop's end, the late prefetches of its last SB_LATE steps, before
@@ -964,7 +975,7 @@ LOOP void sb_late_rest(const sb_lanes *c, const sb_ring *r, size_t steps, size_t
 {
     if (split_late(shape))
         for (size_t i = steps > SB_LATE ? steps - SB_LATE : 0; i < steps; i++)
-            sb_prefetch8(c, r->first[i % slots], split_place_fetch(shape, insert));
+            sb_prefetch8(c, r->where[i % slots], split_place_fetch(shape, insert));
 }
 
 /* In a loop's drain (the ring's last steps worked, none placed), the
@@ -974,7 +985,7 @@ LOOP void sb_drain_near(const sb_lanes *c, const sb_ring *r, size_t i, size_t st
                         fetch_shape shape, int insert)
 {
     if (split_from_slot(shape) && i + SB_NEAR < steps)
-        sb_prefetch8(c, r->first[(i + SB_NEAR) % slots], split_l1_fetch(insert));
+        sb_prefetch8(c, r->where[(i + SB_NEAR) % slots], split_l1_fetch(insert));
 }
 
 /* One loop over the keys, eight a step: the step hashed `slots` steps ago
@@ -987,7 +998,7 @@ LOOP void sb_drain_near(const sb_lanes *c, const sb_ring *r, size_t i, size_t st
 LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
                         size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
-    const sb_lanes c = sb_lanes_of(words, blocks, keyed);
+    const sb_lanes c = sb_lanes_of(words, blocks, keyed, insert);
     const size_t slots = sb_ring_slots(shape);
     sb_ring ring;
     size_t yes = 0, done = 0, steps = 0;
@@ -1000,8 +1011,8 @@ LOOP size_t sb_ring_run(keys8_hash hash, uint64_t *words, uint64_t blocks, uint6
                 yes += sb_work_step(&c, &ring, steps - slots, slots, answer, insert);
             /* in line (__builtin_expect): all but a call's first steps */
             if (split_from_slot(shape) && __builtin_expect(steps + SB_NEAR >= slots, 1))
-                sb_prefetch8(&c, ring.first[(steps + SB_NEAR) % slots], split_l1_fetch(insert));
-            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.h[s], ring.first[s], split_hash_fetch(shape, insert));
+                sb_prefetch8(&c, ring.where[(steps + SB_NEAR) % slots], split_l1_fetch(insert));
+            sb_place8(hash, &c, batch_keys8_lanes(keys, j), ring.h[s], ring.where[s], split_hash_fetch(shape, insert));
             sb_late8(&c, &ring, steps, slots, shape, insert);
             ring.out[s] = done + j;
             ring.live[s] = n - j >= 8 ? 8 : (unsigned)(n - j);
@@ -1036,19 +1047,19 @@ LOOP size_t sb_full_batch(keys8_hash hash, const sb_lanes *c, sb_ring *ring, siz
                           int work)
 {
     uint64_t(*const h)[8] = ring->h + (t % ring_batches) * (KEY_BATCH / 8);
-    uint64_t(*const first)[8] = ring->first + (t % ring_batches) * (KEY_BATCH / 8);
+    uint64_t(*const where)[8] = ring->where + (t % ring_batches) * (KEY_BATCH / 8);
     const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 8);
     const unsigned char(*key)[8] = batch->packed;
     size_t yes = 0;
 #pragma GCC unroll 4
     for (size_t j = 0; j < KEY_BATCH / 8; j++) {
         if (work) {
-            yes += sb_work8(c, h[j], first[j], 8, out != NULL ? out + 8 * j : NULL, insert);
+            yes += sb_work8(c, h[j], where[j], 8, out != NULL ? out + 8 * j : NULL, insert);
             __asm__("" : "+r"(yes));
         }
         if (split_near_due(shape, work, t, ring_batches)) /* the step worked in the next batch */
-            sb_prefetch8(c, ring->first[next + j], split_l1_fetch(insert));
-        sb_place8(hash, c, _mm512_loadu_si512(key[8 * j]), h[j], first[j], split_hash_fetch(shape, insert));
+            sb_prefetch8(c, ring->where[next + j], split_l1_fetch(insert));
+        sb_place8(hash, c, _mm512_loadu_si512(key[8 * j]), h[j], where[j], split_hash_fetch(shape, insert));
         sb_late8(c, ring, t * (KEY_BATCH / 8) + j, slots, shape, insert);
     }
     return yes;
@@ -1057,7 +1068,7 @@ LOOP size_t sb_full_batch(keys8_hash hash, const sb_lanes *c, sb_ring *ring, siz
 LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, const key_batch *batches,
                          size_t count, unsigned char *answer, int insert, fetch_shape shape)
 {
-    const sb_lanes c = sb_lanes_of(words, blocks, keyed);
+    const sb_lanes c = sb_lanes_of(words, blocks, keyed, insert);
     const size_t slots = sb_ring_slots(shape), ring_batches = slots / (KEY_BATCH / 8);
     sb_ring ring;
     size_t yes = 0, t = 0;
@@ -1070,7 +1081,7 @@ LOOP size_t sb_ring_full(keys8_hash hash, uint64_t *words, uint64_t blocks, uint
     sb_late_rest(&c, &ring, steps, slots, shape, insert);
     for (size_t i = steps > slots ? steps - slots : 0; i < steps; i++) {
         sb_drain_near(&c, &ring, i, steps, slots, shape, insert);
-        yes += sb_work8(&c, ring.h[i % slots], ring.first[i % slots], 8, answer != NULL ? answer + 8 * i : NULL,
+        yes += sb_work8(&c, ring.h[i % slots], ring.where[i % slots], 8, answer != NULL ? answer + 8 * i : NULL,
                         insert);
     }
     return yes;

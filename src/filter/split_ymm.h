@@ -52,6 +52,29 @@ SPLIT_YMM unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *b
     return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
 }
 
+/* Where a ring slot says a key's block is, from p = (h >> 32) blocks (one
+ * vpmuludq a lane, blocks < 2^32), in the loop stamped for each operation:
+ *   - a query's slot holds the block's first word, 4 (p >> 32) =
+ *     (p >> 30) & ~3, which its load scales by 8 in its address (a byte
+ *     address made in vector took a shift more: docs/PERFORMANCE.md,
+ *     session 18);
+ *   - an insert's holds the block's address, words + 32 (p >> 32) =
+ *     words + ((p >> 27) & ~31): one vector add more a register of lanes.
+ *     The load and the store then share that one register, where from a
+ *     word index gcc made the address in a register first, one lea a key
+ *     (AVX2 inserts 18.0 -> 17.3 instructions a key and 3-10% faster at
+ *     1e6).  A query's load took no lea, and by address ran 4-6% slower
+ *     (docs/PERFORMANCE.md, 2026-12-07, session 39).
+ * SPLIT_BY_ADDRESS_SHIFT and _ALIGNED are the insert's shift and mask,
+ * SPLIT_BY_WORD_ the query's. */
+enum { SPLIT_BY_ADDRESS_SHIFT = 27, SPLIT_BY_WORD_SHIFT = 30 };
+#define SPLIT_BY_ADDRESS_ALIGNED (~31LL)
+#define SPLIT_BY_WORD_ALIGNED (~3LL)
+SPLIT_YMM void *split_block_of(uint64_t *words, uint64_t where, int by_address)
+{
+    return by_address ? (void *)(uintptr_t)where : (void *)&words[where];
+}
+
 /* A block's prefetch: none, for reading or for writing into L1, or
  * (FETCH_L2, prefetcht1) into L2 only, the first of two steps
  * (SHAPE_FAR_TWO_STEPS); split_l1_fetch is the one into L1 for an
