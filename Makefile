@@ -206,6 +206,7 @@ lib/libbloomlab.so: lib/$(LIBBL_SONAME)
 	ln -sf $(LIBBL_SONAME) $@
 
 bin/tests: $(TEST_OBJ) $(LIB_OBJ) | deps
+	@mkdir -p bin
 	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS) -lcriterion
 
 build/asan/bloomlab: $(ASAN_OBJ)
