@@ -1241,20 +1241,15 @@ _Static_assert(SPLIT_RING == 2 * KEY_BATCH / 4 && SPLIT_FAR_RING == 4 * KEY_BATC
  * `work`: a constant at each call, since the first ring_batches batches
  * have none (a test of t in every unrolled step was two instructions a
  * group); the next batch's groups are prefetched from their slots where
- * split_near_due says.  The empty asms keep one running count (without
- * it gcc summed the 8 groups' counts at the batch's end and spilled them
- * to the stack), and the batch's slots and the next batch's each in one
- * register that every group addresses by a constant offset (without it
- * gcc made each group's two slot addresses from the ring and the batch's
- * offset, a lea each: callgrind 18.65 -> 18.18 instructions an insert,
- * 19.89 -> 19.43 a query; docs/PERFORMANCE.md, session 39). */
+ * split_near_due says.  The empty asm keeps one running count: without it
+ * gcc summed the 8 groups' counts at the batch's end and spilled them to
+ * the stack. */
 LOOP size_t split_full_batch(keys8_hash hash, const split_lanes *c, split_ring *ring, size_t slots,
                              size_t ring_batches, const key_batch *batch, size_t t, unsigned char *out, int insert,
                              fetch_shape shape, int work)
 {
-    split_slot *slot = ring->slot + (t % ring_batches) * (KEY_BATCH / 4);
-    const split_slot *next = ring->slot + ((t + 1) % ring_batches) * (KEY_BATCH / 4);
-    __asm__("" : "+r"(slot), "+r"(next));
+    split_slot *const slot = ring->slot + (t % ring_batches) * (KEY_BATCH / 4);
+    const size_t next = ((t + 1) % ring_batches) * (KEY_BATCH / 4);
     const unsigned char(*key)[8] = batch->packed;
     size_t yes = 0;
 #pragma GCC unroll 8
@@ -1264,7 +1259,7 @@ LOOP size_t split_full_batch(keys8_hash hash, const split_lanes *c, split_ring *
             __asm__("" : "+r"(yes));
         }
         if (split_near_due(shape, work, t, ring_batches)) /* the group worked next batch: into L1 */
-            split_prefetch4(c, next[j].where, split_l1_fetch(insert));
+            split_near(c, ring, next + j, split_l1_fetch(insert));
         split_place4(hash, c, _mm256_loadu_si256((const __m256i *)(const void *)key[4 * j]), &slot[j],
                      split_hash_fetch(shape, insert));
         split_late4(c, ring, t * (KEY_BATCH / 4) + j, slots, shape, insert);
