@@ -751,12 +751,9 @@ size_t avx2_register64_multiply_query(const filter *f, const uint64_t *h1, const
 /* ---- split block: one register a block ------------------------------------ */
 
 /* split_ymm.h: split_salt, split_one, splitblock_mask_of, split_key_work,
- * split_prefetch and the fetch shapes' parts. */
+ * splitblock_word, split_hashed_key, split_lone_key, split_prefetch and the
+ * fetch shapes' parts. */
 LOOP __m256i splitblock_mask(uint64_t u, __m256i salt) { return splitblock_mask_of(u, salt, _mm256_set1_epi32(1)); }
-
-/* The first word of the key's block: ((u >> 32) blocks) >> 32 blocks of
- * four words (blocks < 2^32: one 32 x 32-bit product). */
-LOOP uint64_t splitblock_word(uint64_t u, uint64_t blocks) { return (((u >> 32) * blocks) >> 32) << 2; }
 
 /* Keys are this far ahead when their blocks are prefetched: about a memory
  * latency of the loop's work (Boost.Bloom's bulk path keeps 64 lines in
@@ -1121,21 +1118,6 @@ LOOP void split_place4(keys8_hash hash, const split_lanes *c, __m256i x, split_s
     _mm256_storeu_si256((__m256i *)(void *)out->h, low);
     _mm256_storeu_si256((__m256i *)(void *)out->where, where);
     split_prefetch4(c, out->where, fetch);
-}
-
-/* One key by its hash h, its block's mask set or tested at once.  Returns
- * 1 when all eight bits are set (insert: 0). */
-LOOP unsigned split_hashed_key(uint64_t *words, uint64_t blocks, __m256i salt, uint64_t h, int insert)
-{
-    return split_key_work(salt, _mm256_set1_epi32(1), h, &words[splitblock_word(h, blocks)], insert);
-}
-
-/* One 8-byte key worked at once, unstaged (a call of fewer than four keys,
- * a library user's one key): hashed in scalar (the same integers). */
-LOOP unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, __m256i salt,
-                             const unsigned char *key, int insert)
-{
-    return split_hashed_key(words, blocks, salt, keys8_hash_one(hash, key, keyed), insert);
 }
 
 /* A group set or tested from its slot (h, whose low halves are its hashes',

@@ -3,7 +3,8 @@
  * one key's work in a 256-bit register (a block is one AVX2 register, so
  * both set and test it the same way), a block's prefetch and the fetch
  * shapes' parts.  Both files are built with AVX2; nothing else includes
- * this.
+ * this but scripts/onekey.c (built so too), which times a one-key call
+ * against the same work inlined.
  *
  * A key of hash h has eight bits, one in each 32-bit word i of its block:
  * bit (uint32(h) SPLITBLOCK_SALT[i] mod 2^32) >> 27 (Parquet's split block
@@ -14,7 +15,8 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-#include "filter/filters.h" /* SPLITBLOCK_SALT */
+#include "filter/batch_hash.h" /* keys8_hash_one */
+#include "filter/filters.h"    /* SPLITBLOCK_SALT */
 
 #define SPLIT_YMM static inline __attribute__((always_inline))
 
@@ -50,6 +52,26 @@ SPLIT_YMM unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *b
         return 0;
     }
     return (unsigned)_mm256_testc_si256(_mm256_load_si256(block), mask); /* mask & ~block == 0 */
+}
+
+/* The first word of the key's block: ((h >> 32) blocks) >> 32 blocks of
+ * four words (blocks < 2^32: one 32 x 32-bit product). */
+SPLIT_YMM uint64_t splitblock_word(uint64_t h, uint64_t blocks) { return (((h >> 32) * blocks) >> 32) << 2; }
+
+/* One key by its hash h, its block's mask set or tested at once.  Returns
+ * 1 when all eight bits are set (insert: 0). */
+SPLIT_YMM unsigned split_hashed_key(uint64_t *words, uint64_t blocks, __m256i salt, uint64_t h, int insert)
+{
+    return split_key_work(salt, _mm256_set1_epi32(1), h, &words[splitblock_word(h, blocks)], insert);
+}
+
+/* One 8-byte key worked at once, unstaged (a call of fewer than four keys,
+ * a library user's one key: avx2.c's one-key calls; scripts/onekey.c takes
+ * that call apart): hashed in scalar (the same integers as the loops'). */
+SPLIT_YMM unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blocks, uint64_t keyed, __m256i salt,
+                                  const unsigned char *key, int insert)
+{
+    return split_hashed_key(words, blocks, salt, keys8_hash_one(hash, key, keyed), insert);
 }
 
 /* Where a ring slot says a key's block is, from p = (h >> 32) blocks (one
