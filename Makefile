@@ -91,7 +91,7 @@ RESULTS     := $(DEFAULT_EXP:%=results/%.csv) results/seed64.csv results/memory.
 PLOTS       := $(patsubst plots/%.gp,plots/%.png,$(filter-out plots/bench.gp plots/peers.gp plots/generic.gp plots/check.gp,$(wildcard plots/*.gp)))
 
 .PHONY: all deps build lib test unit asan-test results plots report pages report-check check-fresh full bench \
-        bench-peers loopcount clean fuzz FORCE install uninstall help test-slurm adapters
+        bench-peers loopcount onekey clean fuzz FORCE install uninstall help test-slurm adapters
 .DELETE_ON_ERROR:
 
 all: build results plots report pages
@@ -425,6 +425,15 @@ loopcount: build/loopcount bin/bloomlab
 build/loopcount: scripts/loopcount.c $(LIB_OBJ) | deps
 	$(CC) $(BL_CFLAGS) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
 
+# A library user's one-key split block call taken apart, against Boost's
+# per-key calls where bench-peers built its driver (scripts/onekey.c,
+# onekey.sh; x86 with AVX2).  Not part of the tests.
+onekey: build/onekey
+	sh scripts/onekey.sh $(N) $(ROUNDS)
+
+build/onekey: scripts/onekey.c $(LIB_OBJ) | deps
+	$(CC) $(BL_CFLAGS) $(ISA_FLAGS_avx2) $(LDFLAGS) -o $@ $^ $(BL_LDLIBS)
+
 # libFuzzer harnesses (clang); bounded time per harness: FUZZ_SECONDS.
 fuzz: deps
 	$(MAKE) -f tests/fuzz/fuzz.mk
@@ -499,6 +508,7 @@ help:
 	@echo "make bench      speed against filter size (never part of the tests)"
 	@echo "make bench-peers   bloomlab against the peers kit (../shared/peers, when present), interleaved, pinned"
 	@echo "make loopcount     instructions an insert and a query per layout and vector level (callgrind; OLD=...)"
+	@echo "make onekey        a library user's one-key split block call taken apart, beside Boost's per-key calls (N, ROUNDS)"
 	@echo "make fuzz       libFuzzer harnesses for the parsers (clang; FUZZ_SECONDS)"
 	@echo "make check-fresh   the committed figures and report drawn from the committed data?"
 	@echo "make pages      results/NAME.md and .html per experiment (bloomlab report), results/index.html"

@@ -1,0 +1,245 @@
+/* onekey.c -- a library user's one-key call on the split block, taken
+ * apart: where bloomlab_add and bloomlab_contains spend their time against
+ * Boost.Bloom's per-key insert and may_contain, which a C++ caller's
+ * compiler inlines into its loop (docs/PERFORMANCE.md).
+ *
+ *   make onekey [N=1e6] [ROUNDS=5]      (scripts/onekey.sh: pinned rounds,
+ *                                       Boost's per-key calls between them)
+ *
+ * One round, n keys (argv[1]): each way below sets n random 8-byte keys, one
+ * call a key, into a fresh split block filter of 256/24 bits a key (bench
+ * --peers' 10.67), then asks QUERIES absent and QUERIES present keys:
+ *
+ *   library         bloomlab_add / bloomlab_contains: xxh3_64, the
+ *                   library's hash; the call's checks and its jump to the
+ *                   filter's one-key function (avx2.c's)
+ *   call-xxh3_64    the same work, split_ymm.h's split_lone_key, behind one
+ *                   plain call a key: no checks, no dispatch
+ *   call-mulx64     the same with mulx64, Boost.Bloom's mix of an integer
+ *   inline-xxh3_64  split_lone_key inlined in the caller's loop, as a header
+ *                   library's call is
+ *   inline-mulx64   the same with mulx64: Boost's per-key call, in our code
+ *
+ * So library - call is what the API's checks and dispatch cost, call -
+ * inline what a call boundary costs a key, and xxh3_64 - mulx64 what the
+ * longer hash costs (each key's work waits on its hash's chain of
+ * multiplies: the core overlaps few keys behind one call each).
+ *
+ * Prints one line a way, "way insert absent present" in ns a key.  The
+ * ways must agree (every present key found; the ways of one hash the same
+ * count of absent keys answered yes, the library's filter hashed as the
+ * xxh3_64 ways at BLOOMLAB_SEED), else it says so and exits 1.  Off x86 or
+ * without AVX2 it says so and exits 0: the loops it times are AVX2's. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "base/cpu.h"
+
+#if BLOOMLAB_X86 && defined(__AVX2__) && defined(__BMI2__)
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/pcg.h"
+#include "bloomlab/bloomlab.h"
+#include "filter/split_ymm.h"
+
+enum { QUERIES = 1000000, WAYS = 5 };
+static const double BITS_PER_KEY = 256.0 / 24; /* bench --peers' split block at 10.67 */
+
+/* One key set or asked behind a call: the functions a loop calls (their
+ * hash and operation constants, as the library's one-key functions are). */
+#define ONEKEY_CALL(NAME, HASH, INSERT)                                                                      \
+    static __attribute__((noinline)) unsigned NAME(filter *f, uint64_t keyed, const unsigned char *key)      \
+    {                                                                                                        \
+        return split_lone_key(HASH, f->words, f->blocks, keyed, split_salt(), key, INSERT);                  \
+    }
+ONEKEY_CALL(call_insert_xxh3, KEYS8_XXH3_64, 1)
+ONEKEY_CALL(call_query_xxh3, KEYS8_XXH3_64, 0)
+ONEKEY_CALL(call_insert_mulx, KEYS8_MULX64, 1)
+ONEKEY_CALL(call_query_mulx, KEYS8_MULX64, 0)
+
+typedef unsigned onekey_fn(filter *f, uint64_t keyed, const unsigned char *key);
+
+static uint64_t run_calls(onekey_fn *fn, filter *f, uint64_t keyed, const uint64_t *keys, size_t n)
+{
+    uint64_t yes = 0;
+    for (size_t i = 0; i < n; i++)
+        yes += fn(f, keyed, (const unsigned char *)&keys[i]);
+    return yes;
+}
+
+/* The loop with the key's work inlined, stamped per hash and operation. */
+static inline __attribute__((always_inline)) uint64_t inline_loop(keys8_hash hash, int insert, filter *f,
+                                                                  uint64_t keyed, const uint64_t *keys, size_t n)
+{
+    const __m256i salt = split_salt();
+    uint64_t yes = 0;
+    for (size_t i = 0; i < n; i++)
+        yes += split_lone_key(hash, f->words, f->blocks, keyed, salt, (const unsigned char *)&keys[i], insert);
+    return yes;
+}
+#define ONEKEY_INLINE(NAME, HASH, INSERT)                                                                    \
+    static __attribute__((noinline)) uint64_t NAME(filter *f, uint64_t keyed, const uint64_t *keys, size_t n) \
+    {                                                                                                        \
+        return inline_loop(HASH, INSERT, f, keyed, keys, n);                                                 \
+    }
+ONEKEY_INLINE(inline_insert_xxh3, KEYS8_XXH3_64, 1)
+ONEKEY_INLINE(inline_query_xxh3, KEYS8_XXH3_64, 0)
+ONEKEY_INLINE(inline_insert_mulx, KEYS8_MULX64, 1)
+ONEKEY_INLINE(inline_query_mulx, KEYS8_MULX64, 0)
+
+static uint64_t run_library_adds(bloomlab_filter *bf, const uint64_t *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        bloomlab_add(bf, &keys[i], 8);
+    return 0;
+}
+
+static uint64_t run_library_asks(const bloomlab_filter *bf, const uint64_t *keys, size_t n)
+{
+    uint64_t yes = 0;
+    for (size_t i = 0; i < n; i++)
+        yes += (uint64_t)bloomlab_contains(bf, &keys[i], 8);
+    return yes;
+}
+
+typedef struct {
+    const char *name;
+    keys8_hash hash;
+    onekey_fn *insert, *query;                           /* the call ways */
+    uint64_t (*insert_run)(filter *, uint64_t, const uint64_t *, size_t); /* the inline ways */
+    uint64_t (*query_run)(filter *, uint64_t, const uint64_t *, size_t);
+} way;
+
+static const way WAYS_TIMED[WAYS] = {
+    {"library", KEYS8_XXH3_64, NULL, NULL, NULL, NULL},
+    {"call-xxh3_64", KEYS8_XXH3_64, call_insert_xxh3, call_query_xxh3, NULL, NULL},
+    {"call-mulx64", KEYS8_MULX64, call_insert_mulx, call_query_mulx, NULL, NULL},
+    {"inline-xxh3_64", KEYS8_XXH3_64, NULL, NULL, inline_insert_xxh3, inline_query_xxh3},
+    {"inline-mulx64", KEYS8_MULX64, NULL, NULL, inline_insert_mulx, inline_query_mulx},
+};
+
+typedef struct {
+    double ns[3];       /* insert, absent, present: ns a key */
+    uint64_t yes[2];    /* absent, present answered yes */
+} way_result;
+
+/* Ways other than the library's: a filter of the library's own make
+ * (filter_init: the same allocation, huge pages for a large one). */
+static int time_way(const way *w, uint64_t m, const uint64_t *keys, size_t n, const uint64_t *absent,
+                    way_result *out)
+{
+    const size_t present_n = n < QUERIES ? n : QUERIES;
+    double t[4];
+    if (w->insert == NULL && w->insert_run == NULL) {
+        char err[256];
+        bloomlab_filter *bf = bloomlab_create_mk("splitblock", m, 8, err, sizeof err);
+        if (bf == NULL) {
+            fprintf(stderr, "onekey: %s\n", err);
+            return -1;
+        }
+        t[0] = now_seconds();
+        run_library_adds(bf, keys, n);
+        t[1] = now_seconds();
+        out->yes[0] = run_library_asks(bf, absent, QUERIES);
+        t[2] = now_seconds();
+        out->yes[1] = run_library_asks(bf, keys, present_n);
+        t[3] = now_seconds();
+        bloomlab_free(bf);
+    } else {
+        filter f;
+        if (filter_init(&f, LAYOUT_SPLITBLOCK, m, 8) != 0) {
+            fprintf(stderr, "onekey: no memory for a filter of %llu bits\n", (unsigned long long)m);
+            return -1;
+        }
+        const uint64_t keyed = keys8_constant(w->hash, BLOOMLAB_SEED);
+        t[0] = now_seconds();
+        if (w->insert != NULL)
+            run_calls(w->insert, &f, keyed, keys, n);
+        else
+            w->insert_run(&f, keyed, keys, n);
+        t[1] = now_seconds();
+        out->yes[0] = w->query != NULL ? run_calls(w->query, &f, keyed, absent, QUERIES)
+                                       : w->query_run(&f, keyed, absent, QUERIES);
+        t[2] = now_seconds();
+        out->yes[1] = w->query != NULL ? run_calls(w->query, &f, keyed, keys, present_n)
+                                       : w->query_run(&f, keyed, keys, present_n);
+        t[3] = now_seconds();
+        filter_free(&f);
+    }
+    out->ns[0] = (t[1] - t[0]) * 1e9 / (double)n;
+    out->ns[1] = (t[2] - t[1]) * 1e9 / QUERIES;
+    out->ns[2] = (t[3] - t[2]) * 1e9 / (double)present_n;
+    return 0;
+}
+
+/* Every present key found, and each hash's ways the same absent count. */
+static int ways_agree(const way_result *r, size_t present_n)
+{
+    int ok = 1;
+    for (int i = 0; i < WAYS; i++) {
+        if (r[i].yes[1] != present_n) {
+            fprintf(stderr, "onekey: %s found %llu of %zu present keys\n", WAYS_TIMED[i].name,
+                    (unsigned long long)r[i].yes[1], present_n);
+            ok = 0;
+        }
+        for (int j = 0; j < i; j++)
+            if (WAYS_TIMED[j].hash == WAYS_TIMED[i].hash && r[j].yes[0] != r[i].yes[0]) {
+                fprintf(stderr, "onekey: %s and %s answered %llu and %llu absent keys yes\n", WAYS_TIMED[j].name,
+                        WAYS_TIMED[i].name, (unsigned long long)r[j].yes[0], (unsigned long long)r[i].yes[0]);
+                ok = 0;
+            }
+    }
+    return ok;
+}
+
+int main(int argc, char **argv)
+{
+    char *end = NULL;
+    const double n_asked = argc == 2 ? strtod(argv[1], &end) : 0;
+    if (argc != 2 || end == argv[1] || *end != '\0' || !(n_asked >= 1 && n_asked <= 1e9)) {
+        fprintf(stderr, "usage: onekey N   (keys, 1 to 1e9: one round of the one-key ways; scripts/onekey.sh)\n");
+        return 2;
+    }
+    if (cpu_isa_supported() < ISA_AVX2) {
+        printf("onekey: this CPU has no AVX2, whose one-key loops it times: skipped\n");
+        return 0;
+    }
+    const size_t n = (size_t)n_asked;
+    const uint64_t m = layout_fit_m(LAYOUT_SPLITBLOCK, (uint64_t)(n_asked * BITS_PER_KEY + 0.5));
+    uint64_t *keys = malloc(n * sizeof *keys), *absent = malloc(QUERIES * sizeof *absent);
+    if (keys == NULL || absent == NULL) {
+        fprintf(stderr, "onekey: no memory for %zu keys\n", n);
+        return 1;
+    }
+    pcg32_t rng;
+    pcg32_seed(&rng, 1, 1);
+    for (size_t i = 0; i < n; i++)
+        keys[i] = pcg32_next64(&rng);
+    pcg32_seed(&rng, 1, 2);
+    for (size_t i = 0; i < QUERIES; i++)
+        absent[i] = pcg32_next64(&rng);
+    way_result r[WAYS];
+    for (int i = 0; i < WAYS; i++)
+        if (time_way(&WAYS_TIMED[i], m, keys, n, absent, &r[i]) != 0)
+            return 1;
+    for (int i = 0; i < WAYS; i++)
+        printf("%s %.3f %.3f %.3f\n", WAYS_TIMED[i].name, r[i].ns[0], r[i].ns[1], r[i].ns[2]);
+    free(keys);
+    free(absent);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        perror("onekey: stdout");
+        return 1;
+    }
+    return ways_agree(r, n < QUERIES ? n : QUERIES) ? 0 : 1;
+}
+
+#else
+
+int main(void)
+{
+    printf("onekey: times the AVX2 one-key loops, which this build has not (x86 with -mavx2 -mbmi2): skipped\n");
+    return 0;
+}
+
+#endif
