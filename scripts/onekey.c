@@ -12,7 +12,9 @@
  *
  *   library         bloomlab_add / bloomlab_contains: xxh3_64, the
  *                   library's hash; the call's checks and its jump to the
- *                   filter's one-key function (avx2.c's)
+ *                   filter's one-key function (avx2.c's at the avx2 and
+ *                   avx512 levels; BLOOMLAB_ISA=portable gives the
+ *                   portable one here, the other ways staying AVX2's)
  *   call-xxh3_64    the same work, split_ymm.h's split_lone_key, behind one
  *                   plain call a key: no checks, no dispatch
  *   call-mulx64     the same with mulx64, Boost.Bloom's mix of an integer
