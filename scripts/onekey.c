@@ -32,6 +32,7 @@
  * count of absent keys answered yes, the library's filter hashed as the
  * xxh3_64 ways at BLOOMLAB_SEED), else it says so and exits 1.  Off x86 or
  * without AVX2 it says so and exits 0: the loops it times are AVX2's. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime (base/clock.h) */
 #include <stdio.h>
 #include <stdlib.h>
 
