@@ -84,10 +84,9 @@ SPLIT_YMM unsigned split_lone_key(keys8_hash hash, uint64_t *words, uint64_t blo
  *     words + ((p >> 27) & ~31): one vector add more a register of lanes.
  *     The load and the store then share that one register, where from a
  *     word index gcc made the address in a register first, one lea a key
- *     (AVX2 inserts 19.39 -> 18.65 instructions a key under callgrind,
- *     0.95-0.96 of the time at 1e6 in 40 interleaved rounds).  A query's
- *     load took no lea, and by address ran 4-6% slower (docs/PERFORMANCE.md,
- *     2026-12-07, session 39).
+ *     (AVX2 inserts 19.39 -> 18.65 instructions a key under callgrind).  A
+ *     query's load took no lea, and by address it ran slower (the timings:
+ *     docs/PERFORMANCE.md, 2026-12-07, session 39).
  * SPLIT_BY_ADDRESS_SHIFT and _ALIGNED are the insert's shift and mask,
  * SPLIT_BY_WORD_ the query's. */
 enum { SPLIT_BY_ADDRESS_SHIFT = 27, SPLIT_BY_WORD_SHIFT = 30 };
