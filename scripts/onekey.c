@@ -16,7 +16,8 @@
  *                   avx512 levels; BLOOMLAB_ISA=portable gives the
  *                   portable one here, the other ways staying AVX2's)
  *   call-xxh3_64    the same work, split_ymm.h's split_lone_key, behind one
- *                   plain call a key: no checks, no dispatch
+ *                   call a key through a pointer (as the library's jump to
+ *                   the filter's function): no checks
  *   call-mulx64     the same with mulx64, Boost.Bloom's mix of an integer
  *   inline-xxh3_64  split_lone_key inlined in the caller's loop, as a header
  *                   library's call is
@@ -49,127 +50,138 @@
 enum { QUERIES = 1000000, WAYS = 5 };
 static const double BITS_PER_KEY = 256.0 / 24; /* bench --peers' split block at 10.67 */
 
-/* One key set or asked behind a call: the functions a loop calls (their
- * hash and operation constants, as the library's one-key functions are). */
+/* What a way works on: the library's filter, or one of filter_init's (the
+ * same allocation, huge pages for a large one) with its hash's constant. */
+typedef struct {
+    bloomlab_filter *library;
+    filter f;
+    uint64_t keyed;
+} subject;
+
+/* A way's loop over n keys, set or asked one at a time: returns how many
+ * were answered yes (inserts: 0). */
+typedef uint64_t run_fn(subject *s, const uint64_t *keys, size_t n);
+
+static uint64_t library_adds(subject *s, const uint64_t *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        bloomlab_add(s->library, &keys[i], 8);
+    return 0;
+}
+
+static uint64_t library_asks(subject *s, const uint64_t *keys, size_t n)
+{
+    uint64_t yes = 0;
+    for (size_t i = 0; i < n; i++)
+        yes += (uint64_t)bloomlab_contains(s->library, &keys[i], 8);
+    return yes;
+}
+
+/* The call ways: one call a key through a pointer, as bloomlab_add's own
+ * jump to the filter's function goes (the empty asm hides which function:
+ * inlined into a stamp, the call would be made direct), to a function with
+ * its hash and operation built in, as the library's one-key functions are. */
+typedef unsigned onekey_fn(filter *f, uint64_t keyed, const unsigned char *key);
+
+static inline uint64_t run_calls(onekey_fn *fn, subject *s, const uint64_t *keys, size_t n)
+{
+    __asm__("" : "+r"(fn));
+    uint64_t yes = 0;
+    for (size_t i = 0; i < n; i++)
+        yes += fn(&s->f, s->keyed, (const unsigned char *)&keys[i]);
+    return yes;
+}
+
 #define ONEKEY_CALL(NAME, HASH, INSERT)                                                                      \
-    static __attribute__((noinline)) unsigned NAME(filter *f, uint64_t keyed, const unsigned char *key)      \
+    static __attribute__((noinline)) unsigned NAME##_key(filter *f, uint64_t keyed, const unsigned char *key) \
     {                                                                                                        \
         return split_lone_key(HASH, f->words, f->blocks, keyed, split_salt(), key, INSERT);                  \
-    }
+    }                                                                                                        \
+    static uint64_t NAME(subject *s, const uint64_t *keys, size_t n) { return run_calls(NAME##_key, s, keys, n); }
 ONEKEY_CALL(call_insert_xxh3, KEYS8_XXH3_64, 1)
 ONEKEY_CALL(call_query_xxh3, KEYS8_XXH3_64, 0)
 ONEKEY_CALL(call_insert_mulx, KEYS8_MULX64, 1)
 ONEKEY_CALL(call_query_mulx, KEYS8_MULX64, 0)
 
-typedef unsigned onekey_fn(filter *f, uint64_t keyed, const unsigned char *key);
-
-static uint64_t run_calls(onekey_fn *fn, filter *f, uint64_t keyed, const uint64_t *keys, size_t n)
-{
-    uint64_t yes = 0;
-    for (size_t i = 0; i < n; i++)
-        yes += fn(f, keyed, (const unsigned char *)&keys[i]);
-    return yes;
-}
-
-/* The loop with the key's work inlined, stamped per hash and operation. */
-static inline __attribute__((always_inline)) uint64_t inline_loop(keys8_hash hash, int insert, filter *f,
-                                                                  uint64_t keyed, const uint64_t *keys, size_t n)
-{
-    const __m256i salt = split_salt();
-    uint64_t yes = 0;
-    for (size_t i = 0; i < n; i++)
-        yes += split_lone_key(hash, f->words, f->blocks, keyed, salt, (const unsigned char *)&keys[i], insert);
-    return yes;
-}
+/* The inline ways: the key's work in the loop, stamped per hash and
+ * operation. */
 #define ONEKEY_INLINE(NAME, HASH, INSERT)                                                                    \
-    static __attribute__((noinline)) uint64_t NAME(filter *f, uint64_t keyed, const uint64_t *keys, size_t n) \
+    static __attribute__((noinline)) uint64_t NAME(subject *s, const uint64_t *keys, size_t n)              \
     {                                                                                                        \
-        return inline_loop(HASH, INSERT, f, keyed, keys, n);                                                 \
+        const __m256i salt = split_salt();                                                                   \
+        uint64_t yes = 0;                                                                                    \
+        for (size_t i = 0; i < n; i++)                                                                       \
+            yes += split_lone_key(HASH, s->f.words, s->f.blocks, s->keyed, salt,                             \
+                                  (const unsigned char *)&keys[i], INSERT);                                  \
+        return yes;                                                                                          \
     }
 ONEKEY_INLINE(inline_insert_xxh3, KEYS8_XXH3_64, 1)
 ONEKEY_INLINE(inline_query_xxh3, KEYS8_XXH3_64, 0)
 ONEKEY_INLINE(inline_insert_mulx, KEYS8_MULX64, 1)
 ONEKEY_INLINE(inline_query_mulx, KEYS8_MULX64, 0)
 
-static uint64_t run_library_adds(bloomlab_filter *bf, const uint64_t *keys, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        bloomlab_add(bf, &keys[i], 8);
-    return 0;
-}
-
-static uint64_t run_library_asks(const bloomlab_filter *bf, const uint64_t *keys, size_t n)
-{
-    uint64_t yes = 0;
-    for (size_t i = 0; i < n; i++)
-        yes += (uint64_t)bloomlab_contains(bf, &keys[i], 8);
-    return yes;
-}
-
 typedef struct {
     const char *name;
     keys8_hash hash;
-    onekey_fn *insert, *query;                           /* the call ways */
-    uint64_t (*insert_run)(filter *, uint64_t, const uint64_t *, size_t); /* the inline ways */
-    uint64_t (*query_run)(filter *, uint64_t, const uint64_t *, size_t);
+    int library; /* on the library's filter (else filter_init's) */
+    run_fn *insert, *query;
 } way;
 
 static const way WAYS_TIMED[WAYS] = {
-    {"library", KEYS8_XXH3_64, NULL, NULL, NULL, NULL},
-    {"call-xxh3_64", KEYS8_XXH3_64, call_insert_xxh3, call_query_xxh3, NULL, NULL},
-    {"call-mulx64", KEYS8_MULX64, call_insert_mulx, call_query_mulx, NULL, NULL},
-    {"inline-xxh3_64", KEYS8_XXH3_64, NULL, NULL, inline_insert_xxh3, inline_query_xxh3},
-    {"inline-mulx64", KEYS8_MULX64, NULL, NULL, inline_insert_mulx, inline_query_mulx},
+    {"library", KEYS8_XXH3_64, 1, library_adds, library_asks},
+    {"call-xxh3_64", KEYS8_XXH3_64, 0, call_insert_xxh3, call_query_xxh3},
+    {"call-mulx64", KEYS8_MULX64, 0, call_insert_mulx, call_query_mulx},
+    {"inline-xxh3_64", KEYS8_XXH3_64, 0, inline_insert_xxh3, inline_query_xxh3},
+    {"inline-mulx64", KEYS8_MULX64, 0, inline_insert_mulx, inline_query_mulx},
 };
 
 typedef struct {
-    double ns[3];       /* insert, absent, present: ns a key */
-    uint64_t yes[2];    /* absent, present answered yes */
+    double ns[3];    /* insert, absent, present: ns a key */
+    uint64_t yes[2]; /* absent, present answered yes */
 } way_result;
 
-/* Ways other than the library's: a filter of the library's own make
- * (filter_init: the same allocation, huge pages for a large one). */
+static int subject_make(const way *w, uint64_t m, subject *s)
+{
+    char err[256];
+    s->keyed = keys8_constant(w->hash, BLOOMLAB_SEED);
+    if (w->library) {
+        s->library = bloomlab_create_mk("splitblock", m, 8, err, sizeof err);
+        if (s->library == NULL)
+            fprintf(stderr, "onekey: %s\n", err);
+        return s->library != NULL ? 0 : -1;
+    }
+    if (filter_init(&s->f, LAYOUT_SPLITBLOCK, m, 8) == 0)
+        return 0;
+    fprintf(stderr, "onekey: no memory for a filter of %llu bits\n", (unsigned long long)m);
+    return -1;
+}
+
+static void subject_free(const way *w, subject *s)
+{
+    if (w->library)
+        bloomlab_free(s->library);
+    else
+        filter_free(&s->f);
+}
+
+/* One way on a fresh filter: n keys set, QUERIES absent and up to QUERIES
+ * present keys asked, each timed. */
 static int time_way(const way *w, uint64_t m, const uint64_t *keys, size_t n, const uint64_t *absent,
                     way_result *out)
 {
     const size_t present_n = n < QUERIES ? n : QUERIES;
+    subject s;
+    if (subject_make(w, m, &s) != 0)
+        return -1;
     double t[4];
-    if (w->insert == NULL && w->insert_run == NULL) {
-        char err[256];
-        bloomlab_filter *bf = bloomlab_create_mk("splitblock", m, 8, err, sizeof err);
-        if (bf == NULL) {
-            fprintf(stderr, "onekey: %s\n", err);
-            return -1;
-        }
-        t[0] = now_seconds();
-        run_library_adds(bf, keys, n);
-        t[1] = now_seconds();
-        out->yes[0] = run_library_asks(bf, absent, QUERIES);
-        t[2] = now_seconds();
-        out->yes[1] = run_library_asks(bf, keys, present_n);
-        t[3] = now_seconds();
-        bloomlab_free(bf);
-    } else {
-        filter f;
-        if (filter_init(&f, LAYOUT_SPLITBLOCK, m, 8) != 0) {
-            fprintf(stderr, "onekey: no memory for a filter of %llu bits\n", (unsigned long long)m);
-            return -1;
-        }
-        const uint64_t keyed = keys8_constant(w->hash, BLOOMLAB_SEED);
-        t[0] = now_seconds();
-        if (w->insert != NULL)
-            run_calls(w->insert, &f, keyed, keys, n);
-        else
-            w->insert_run(&f, keyed, keys, n);
-        t[1] = now_seconds();
-        out->yes[0] = w->query != NULL ? run_calls(w->query, &f, keyed, absent, QUERIES)
-                                       : w->query_run(&f, keyed, absent, QUERIES);
-        t[2] = now_seconds();
-        out->yes[1] = w->query != NULL ? run_calls(w->query, &f, keyed, keys, present_n)
-                                       : w->query_run(&f, keyed, keys, present_n);
-        t[3] = now_seconds();
-        filter_free(&f);
-    }
+    t[0] = now_seconds();
+    w->insert(&s, keys, n);
+    t[1] = now_seconds();
+    out->yes[0] = w->query(&s, absent, QUERIES);
+    t[2] = now_seconds();
+    out->yes[1] = w->query(&s, keys, present_n);
+    t[3] = now_seconds();
+    subject_free(w, &s);
     out->ns[0] = (t[1] - t[0]) * 1e9 / (double)n;
     out->ns[1] = (t[2] - t[1]) * 1e9 / QUERIES;
     out->ns[2] = (t[3] - t[2]) * 1e9 / (double)present_n;
