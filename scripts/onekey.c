@@ -22,11 +22,25 @@
  *   inline-xxh3_64  split_lone_key inlined in the caller's loop, as a header
  *                   library's call is
  *   inline-mulx64   the same with mulx64: Boost's per-key call, in our code
+ *   inline-mulx64+32nop  the same with PAD_NOPS nops a key: the time of an
+ *                   instruction that does nothing but take a place in the
+ *                   core's window
  *
  * So library - call is what the API's checks and dispatch cost, call -
  * inline what a call boundary costs a key, and xxh3_64 - mulx64 what the
- * longer hash costs (each key's work waits on its hash's chain of
- * multiplies: the core overlaps few keys behind one call each).
+ * longer hash costs.
+ *
+ * WHY INSTRUCTIONS COST TIME HERE.  A key's block is a miss beyond L2, and
+ * a one-key loop has no prefetch: the core overlaps the misses of as many
+ * keys as its reorder window holds, since a key's instructions leave the
+ * window only when its block has come.  With the window's W places, I
+ * instructions a key and a miss of L ns, about W / I keys are in flight,
+ * and a key takes about L I / W ns: every instruction of the call costs
+ * L / W ns, whatever it does.  The nop way measures that cost: (its time -
+ * inline-mulx64's) / PAD_NOPS, which onekey.sh prints.  An instruction that
+ * also writes a register costs more (it holds a physical register as
+ * well), so the nop's cost is the least one.  In L2 the misses are short
+ * and the nops nearly free.
  *
  * Prints one line a way, "way insert absent present" in ns a key.  The
  * ways must agree (every present key found; the ways of one hash the same
@@ -47,7 +61,7 @@
 #include "bloomlab/bloomlab.h"
 #include "filter/split_ymm.h"
 
-enum { QUERIES = 1000000, WAYS = 5 };
+enum { QUERIES = 1000000, WAYS = 6 };
 static const double BITS_PER_KEY = 256.0 / 24; /* bench --peers' split block at 10.67 */
 
 /* What a way works on: the library's filter, or one of filter_init's (the
@@ -104,21 +118,32 @@ ONEKEY_CALL(call_insert_mulx, KEYS8_MULX64, 1)
 ONEKEY_CALL(call_query_mulx, KEYS8_MULX64, 0)
 
 /* The inline ways: the key's work in the loop, stamped per hash and
- * operation. */
-#define ONEKEY_INLINE(NAME, HASH, INSERT)                                                                    \
+ * operation, PAD a statement before each key's work (NO_PAD: none). */
+#define ONEKEY_INLINE(NAME, HASH, INSERT, PAD)                                                               \
     static __attribute__((noinline)) uint64_t NAME(subject *s, const uint64_t *keys, size_t n)              \
     {                                                                                                        \
         const __m256i salt = split_salt();                                                                   \
         uint64_t yes = 0;                                                                                    \
-        for (size_t i = 0; i < n; i++)                                                                       \
+        for (size_t i = 0; i < n; i++) {                                                                     \
+            PAD;                                                                                             \
             yes += split_lone_key(HASH, s->f.words, s->f.blocks, s->keyed, salt,                             \
                                   (const unsigned char *)&keys[i], INSERT);                                  \
+        }                                                                                                    \
         return yes;                                                                                          \
     }
-ONEKEY_INLINE(inline_insert_xxh3, KEYS8_XXH3_64, 1)
-ONEKEY_INLINE(inline_query_xxh3, KEYS8_XXH3_64, 0)
-ONEKEY_INLINE(inline_insert_mulx, KEYS8_MULX64, 1)
-ONEKEY_INLINE(inline_query_mulx, KEYS8_MULX64, 0)
+#define NO_PAD ((void)0)
+/* The nop way's nops a key: enough that, where the blocks are misses,
+ * their time stands well above the rounds' spread (docs/PERFORMANCE.md). */
+#define PAD_NOPS 32
+#define PAD_STRING(x) #x
+#define PAD_REPT(x) PAD_STRING(x)
+#define NOP_PAD __asm__ volatile(".rept " PAD_REPT(PAD_NOPS) "\n\tnop\n\t.endr")
+ONEKEY_INLINE(inline_insert_xxh3, KEYS8_XXH3_64, 1, NO_PAD)
+ONEKEY_INLINE(inline_query_xxh3, KEYS8_XXH3_64, 0, NO_PAD)
+ONEKEY_INLINE(inline_insert_mulx, KEYS8_MULX64, 1, NO_PAD)
+ONEKEY_INLINE(inline_query_mulx, KEYS8_MULX64, 0, NO_PAD)
+ONEKEY_INLINE(inline_insert_mulx_nops, KEYS8_MULX64, 1, NOP_PAD)
+ONEKEY_INLINE(inline_query_mulx_nops, KEYS8_MULX64, 0, NOP_PAD)
 
 typedef struct {
     const char *name;
@@ -133,6 +158,7 @@ static const way WAYS_TIMED[WAYS] = {
     {"call-mulx64", KEYS8_MULX64, 0, call_insert_mulx, call_query_mulx},
     {"inline-xxh3_64", KEYS8_XXH3_64, 0, inline_insert_xxh3, inline_query_xxh3},
     {"inline-mulx64", KEYS8_MULX64, 0, inline_insert_mulx, inline_query_mulx},
+    {"inline-mulx64+" PAD_REPT(PAD_NOPS) "nop", KEYS8_MULX64, 0, inline_insert_mulx_nops, inline_query_mulx_nops},
 };
 
 typedef struct {

@@ -54,8 +54,17 @@ for line in open(sys.argv[1]):
     rows.setdefault(way, []).append([float(x) for x in ns])
 def fmt(v):
     return " / ".join("%.2f" % x for x in v)
+leasts = {}
 for way, v in rows.items():
-    least = [min(t[i] for t in v) for i in range(3)]
+    least = leasts[way] = [min(t[i] for t in v) for i in range(3)]
     median = [sorted(t[i] for t in v)[len(v) // 2] for i in range(3)]
-    print("%-16s least %s   median %s" % (way, fmt(least), fmt(median)))
+    print("%-20s least %s   median %s" % (way, fmt(least), fmt(median)))
+# The nop way against the same loop without its nops (onekey.c: why an
+# instruction costs time here): what one instruction a key costs.
+base = "inline-mulx64"
+for way in leasts:
+    if way.startswith(base + "+") and way.endswith("nop") and base in leasts:
+        nops = int(way[len(base) + 1:-3])
+        each = [(a - b) / nops for a, b in zip(leasts[way], leasts[base])]
+        print("# an instruction a key (%s against %s, least): %s ns" % (way, base, fmt(each)))
 PY
