@@ -58,11 +58,26 @@ SPLIT_YMM unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *b
  * four words (blocks < 2^32: one 32 x 32-bit product). */
 SPLIT_YMM uint64_t splitblock_word(uint64_t h, uint64_t blocks) { return (((h >> 32) * blocks) >> 32) << 2; }
 
+/* 1 in every lane, broadcast from memory by one instruction, for code
+ * outside a loop: there gcc made _mm256_set1_epi32(1) by three (a move, a
+ * vmovd, a vpbroadcastd), and folded a load of a constant it could see
+ * back into them; an asm it cannot.  A one-key call's every instruction
+ * costs it time beyond L2 (scripts/onekey.c: the core overlaps the misses
+ * of as many keys as its window holds). */
+SPLIT_YMM __m256i split_one_loaded(void)
+{
+    static const uint32_t one32 = 1;
+    __m256i one;
+    __asm__("vpbroadcastd %1, %0" : "=x"(one) : "m"(one32));
+    return one;
+}
+
 /* One key by its hash h, its block's mask set or tested at once.  Returns
  * 1 when all eight bits are set (insert: 0). */
 SPLIT_YMM unsigned split_hashed_key(uint64_t *words, uint64_t blocks, __m256i salt, uint64_t h, int insert)
 {
-    return split_key_work(salt, _mm256_set1_epi32(1), h, &words[splitblock_word(h, blocks)], insert);
+    const __m256i one = split_one_loaded();
+    return split_key_work(salt, one, h, &words[splitblock_word(h, blocks)], insert);
 }
 
 /* One 8-byte key worked at once, unstaged (a call of fewer than four keys,
