@@ -90,10 +90,10 @@ static inline size_t key8_calls_run(filter_key8 k8, filter *f, const filter *q, 
             const size_t len = batches[b].len[j];
             const uint64_t h = len == 8 ? 0 : hasher_hash(ctx->hash, key, len, ctx->seed).lo;
             if (f != NULL) {
-                cr_assert_eq(len == 8 ? k8.calls.insert(f, k8.keyed, key) : k8.calls.insert_hash(f, h), 0);
+                cr_assert_eq(len == 8 ? k8.calls.insert(f, key, k8.keyed) : k8.calls.insert_hash(f, h), 0);
                 continue;
             }
-            const int all = len == 8 ? k8.calls.query(q, k8.keyed, key) : k8.calls.query_hash(q, h);
+            const int all = len == 8 ? k8.calls.query(q, key, k8.keyed) : k8.calls.query_hash(q, h);
             yes += (size_t)all;
             if (answer != NULL)
                 answer[t] = (unsigned char)all;

@@ -734,7 +734,8 @@ Test(avx2, splitblock_key8_against_reference)
         key_batch b;
         for (uint64_t i = 0; i < N; i++) {
             keyset_fill(e.ks, e.ctx.seed, N, KEY_PRESENT, i, 1, &b);
-            avx2_splitblock_key8[KEYS8_HASHES[h].hash].insert(&vec, keys8_constant(KEYS8_HASHES[h].hash, e.ctx.seed), b.ptr[0]);
+            avx2_splitblock_key8[KEYS8_HASHES[h].hash].insert(&vec, b.ptr[0],
+                                                              keys8_constant(KEYS8_HASHES[h].hash, e.ctx.seed));
             filter_insert_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], 8, b.id[0]);
         }
         cr_assert_eq(memcmp(vec.words, one.words, vec.word_count * 8), 0, "%s: bits differ", e.h.name);
@@ -742,7 +743,8 @@ Test(avx2, splitblock_key8_against_reference)
         for (int side = 0; side < 2; side++)
             for (uint64_t i = 0; i < N; i++) {
                 keyset_fill(e.ks, e.ctx.seed, N, (key_side)side, i, 1, &b);
-                const int yes = avx2_splitblock_key8[KEYS8_HASHES[h].hash].query(&vec, keys8_constant(KEYS8_HASHES[h].hash, e.ctx.seed), b.ptr[0]);
+                const int yes = avx2_splitblock_key8[KEYS8_HASHES[h].hash].query(
+                    &vec, b.ptr[0], keys8_constant(KEYS8_HASHES[h].hash, e.ctx.seed));
                 cr_assert_eq(yes, filter_query_one(&one, SCHEME_DOUBLE, &e.ctx, b.ptr[0], 8, b.id[0]),
                              "%s side %d key %llu", e.h.name, side, (unsigned long long)i);
                 absent_yes += side == KEY_ABSENT ? (uint64_t)yes : 0;

@@ -32,7 +32,7 @@ static void one_key_insert(filter *f, const scheme_ctx *ctx, const key_batch *ba
 {
     for (size_t b = 0; b < nb; b++)
         for (size_t j = 0; j < batches[b].count; j++)
-            splitblock_portable_key8[keys8_of(ctx)].insert(f, keys8_constant(keys8_of(ctx), ctx->seed), batches[b].ptr[j]);
+            splitblock_portable_key8[keys8_of(ctx)].insert(f, batches[b].ptr[j], keys8_constant(keys8_of(ctx), ctx->seed));
 }
 
 static size_t one_key_query(const filter *f, const scheme_ctx *ctx, const key_batch *batches, size_t nb,
@@ -41,7 +41,8 @@ static size_t one_key_query(const filter *f, const scheme_ctx *ctx, const key_ba
     size_t yes = 0, t = 0;
     for (size_t b = 0; b < nb; b++)
         for (size_t j = 0; j < batches[b].count; j++, t++) {
-            const int all = splitblock_portable_key8[keys8_of(ctx)].query(f, keys8_constant(keys8_of(ctx), ctx->seed), batches[b].ptr[j]);
+            const int all =
+                splitblock_portable_key8[keys8_of(ctx)].query(f, batches[b].ptr[j], keys8_constant(keys8_of(ctx), ctx->seed));
             yes += (size_t)all;
             if (answer != NULL)
                 answer[t] = (unsigned char)all;

@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ struct bloomlab_filter {
     hasher hash;
     scheme_ctx ctx; /* ctx.hash points at hash above */
     filter_ops ops;
-    filter_key8 key8; /* an 8-byte key's own calls, where the filter has them (filters.h) */
+    filter_key8 key8; /* an 8-byte key's calls (key8_of) */
     key_batch *add_batches; /* bloomlab_add_batch's CALL_BATCHES batches, made at its first call of more
                                keys than one batch holds (NULL before, or when they could not be) */
 };
@@ -107,6 +108,8 @@ static int check_size(layout_kind layout, uint64_t m, unsigned k, char *err, siz
     return layout_check(layout, layout_default_scheme(layout), m, k, err, err_size);
 }
 
+static filter_key8 key8_of(const filter *f, const scheme_ctx *ctx, scheme_kind scheme);
+
 /* A bloomlab_filter around a built filter f (taken over: freed on failure
  * too), hashing by scheme at seed; NULL with why. */
 static bloomlab_filter *filter_wrap(filter *f, scheme_kind scheme, uint64_t seed, char *err, size_t err_size)
@@ -126,7 +129,7 @@ static bloomlab_filter *filter_wrap(filter *f, scheme_kind scheme, uint64_t seed
     bf->scheme = scheme;
     bf->ctx = (scheme_ctx){.hash = &bf->hash, .seed = seed, .log2_m = log2_floor(bf->f.m)};
     bf->ops = filter_ops_for(bf->f.layout, scheme);
-    bf->key8 = filter_key8_for(&bf->f, &bf->ctx, scheme);
+    bf->key8 = key8_of(&bf->f, &bf->ctx, scheme);
     return bf;
 }
 
@@ -386,17 +389,26 @@ static __attribute__((noinline)) int add_as_batch(bloomlab_filter *f, const void
     return 0;
 }
 
-/* One key: bloomlab_add_batch's work without its loops.  An 8-byte key of
- * a filter with one-key functions of its own (the split block and the
- * standard layout with the library's hash: filter_key8_for, chosen when the
- * filter was made) goes straight to them, without a batch or the ops'
- * dispatch; its bits are set at once, and no call of the library leaves a
- * staged insert behind it (both paths flush), so no flush is owed. */
+/* One key: bloomlab_add_batch's work without its loops.  An 8-byte key
+ * goes straight to the filter's calls for it (key8_of, chosen when the
+ * filter was made): for the split block and the standard layout with the
+ * library's hash, one-key functions of their own (filter_key8_for), without
+ * a batch or the ops' dispatch, else add8_as_batch.  Three tests and a
+ * jump, eight instructions: beyond L2 each instruction of a one-key call
+ * costs it time (the core overlaps the misses of as many calls as its
+ * window holds: scripts/onekey.c).  The tests are three statements since
+ * gcc made one test of f and key by two setne and a third test.  Its bits
+ * are set at once, and no call of the library leaves a staged insert behind
+ * it (both paths flush), so no flush is owed. */
 int bloomlab_add(bloomlab_filter *f, const void *key, size_t len)
 {
-    if (len == 8 && f != NULL && key != NULL && f->key8.calls.insert != NULL)
-        return f->key8.calls.insert(&f->f, f->key8.keyed, key);
-    return add_as_batch(f, key, len);
+    if (f == NULL)
+        return add_as_batch(f, key, len);
+    if (key == NULL)
+        return add_as_batch(f, key, len);
+    if (len != 8)
+        return add_as_batch(f, key, len);
+    return f->key8.calls.insert(&f->f, key, f->key8.keyed);
 }
 
 /* The batchable keys of keys[0, count) asked, up to CALL_BATCHES batches a
@@ -472,11 +484,54 @@ static __attribute__((noinline)) int contains_as_batch(const bloomlab_filter *f,
     return (int)f->ops.query(&f->f, &f->ctx, &one, &answer);
 }
 
+/* The library filter whose filter is f (its first member). */
+static bloomlab_filter *library_of(filter *f)
+{
+    return (bloomlab_filter *)(void *)((char *)f - offsetof(bloomlab_filter, f));
+}
+
+static const bloomlab_filter *library_of_const(const filter *f)
+{
+    return (const bloomlab_filter *)(const void *)((const char *)f - offsetof(bloomlab_filter, f));
+}
+
+/* An 8-byte key's calls for a filter without one-key functions of its own:
+ * the paths any other key takes, so that bloomlab_add and bloomlab_contains
+ * need not test for a function. */
+static int add8_as_batch(filter *f, const unsigned char *key, uint64_t keyed)
+{
+    (void)keyed;
+    return add_as_batch(library_of(f), key, 8);
+}
+
+static int contains8_as_batch(const filter *f, const unsigned char *key, uint64_t keyed)
+{
+    (void)keyed;
+    return contains_as_batch(library_of_const(f), key, 8);
+}
+
+/* filter_key8_for's calls, with add8_as_batch and contains8_as_batch where
+ * it has none. */
+static filter_key8 key8_of(const filter *f, const scheme_ctx *ctx, scheme_kind scheme)
+{
+    filter_key8 k8 = filter_key8_for(f, ctx, scheme);
+    if (k8.calls.insert == NULL || k8.calls.query == NULL) {
+        k8.calls.insert = add8_as_batch;
+        k8.calls.query = contains8_as_batch;
+    }
+    return k8;
+}
+
+/* As bloomlab_add. */
 int bloomlab_contains(const bloomlab_filter *f, const void *key, size_t len)
 {
-    if (len == 8 && f != NULL && key != NULL && f->key8.calls.query != NULL)
-        return f->key8.calls.query(&f->f, f->key8.keyed, key);
-    return contains_as_batch(f, key, len);
+    if (f == NULL)
+        return contains_as_batch(f, key, len);
+    if (key == NULL)
+        return contains_as_batch(f, key, len);
+    if (len != 8)
+        return contains_as_batch(f, key, len);
+    return f->key8.calls.query(&f->f, key, f->key8.keyed);
 }
 
 /* ---- what a filter is ----------------------------------------------------- */

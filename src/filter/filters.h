@@ -336,7 +336,8 @@ typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
 
 /* One key's calls: insert and query take an 8-byte key's bytes and the
  * hash's constant at the filter's seed (`keyed`: batch_hash.h's
- * keys8_constant), insert_hash and query_hash do the same work from a key's
+ * keys8_constant), in the order that leaves a library call's key where its
+ * caller passed it (bloomlab_add's second argument), insert_hash and query_hash do the same work from a key's
  * 64-bit hash, for a key of any other length (the caller hashes it with the
  * filter's hasher, as the reference does).  A module has a table of them,
  * one per keys8_hash: each call has its hash built in, and an insert
@@ -344,8 +345,8 @@ typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
  * (the fewer instructions a call, the more calls the core overlaps:
  * docs/PERFORMANCE.md). */
 typedef struct {
-    int (*insert)(filter *f, uint64_t keyed, const unsigned char *key); /* returns 0 */
-    int (*query)(const filter *f, uint64_t keyed, const unsigned char *key);
+    int (*insert)(filter *f, const unsigned char *key, uint64_t keyed); /* returns 0 */
+    int (*query)(const filter *f, const unsigned char *key, uint64_t keyed);
     int (*insert_hash)(filter *f, uint64_t h); /* returns 0 */
     int (*query_hash)(const filter *f, uint64_t h);
 } filter_key8_calls;
@@ -370,21 +371,21 @@ filter_key8 filter_key8_for(const filter *f, const scheme_ctx *ctx, scheme_kind 
  * when all the key's bits are set), each stamped with its hash, and its
  * functions INSERT_HASH(f, h) and QUERY_HASH(f, h) for every hash. */
 #define FILTER_KEY8_CALLS(table, INSERT, QUERY, INSERT_HASH, QUERY_HASH)                                      \
-    static int table##_insert_xxh3_64(filter *f, uint64_t keyed, const unsigned char *key)                    \
+    static int table##_insert_xxh3_64(filter *f, const unsigned char *key, uint64_t keyed)                    \
     {                                                                                                         \
         INSERT(KEYS8_XXH3_64, f, keyed, key);                                                                 \
         return 0;                                                                                             \
     }                                                                                                         \
-    static int table##_insert_mulx64(filter *f, uint64_t keyed, const unsigned char *key)                     \
+    static int table##_insert_mulx64(filter *f, const unsigned char *key, uint64_t keyed)                     \
     {                                                                                                         \
         INSERT(KEYS8_MULX64, f, keyed, key);                                                                  \
         return 0;                                                                                             \
     }                                                                                                         \
-    static int table##_query_xxh3_64(const filter *f, uint64_t keyed, const unsigned char *key)               \
+    static int table##_query_xxh3_64(const filter *f, const unsigned char *key, uint64_t keyed)               \
     {                                                                                                         \
         return QUERY(KEYS8_XXH3_64, f, keyed, key);                                                           \
     }                                                                                                         \
-    static int table##_query_mulx64(const filter *f, uint64_t keyed, const unsigned char *key)                \
+    static int table##_query_mulx64(const filter *f, const unsigned char *key, uint64_t keyed)                \
     {                                                                                                         \
         return QUERY(KEYS8_MULX64, f, keyed, key);                                                            \
     }                                                                                                         \
