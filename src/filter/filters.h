@@ -336,10 +336,10 @@ typedef enum { KEYS8_XXH3_64, KEYS8_MULX64 } keys8_hash;
 
 /* One key's calls: insert and query take an 8-byte key's bytes and the
  * hash's constant at the filter's seed (`keyed`: batch_hash.h's
- * keys8_constant), in the order that leaves a library call's key where its
- * caller passed it (bloomlab_add's second argument), insert_hash and query_hash do the same work from a key's
- * 64-bit hash, for a key of any other length (the caller hashes it with the
- * filter's hasher, as the reference does).  A module has a table of them,
+ * keys8_constant), the key second, where bloomlab_add's caller put it;
+ * insert_hash and query_hash do the same work from a key's 64-bit hash,
+ * for a key of any other length (the caller hashes it with the filter's
+ * hasher, as the reference does).  A module has a table of them,
  * one per keys8_hash: each call has its hash built in, and an insert
  * returns 0, so that a library user's call is a few tests and a jump to it
  * (the fewer instructions a call, the more calls the core overlaps:
