@@ -39,8 +39,10 @@
  * L / W ns, whatever it does.  The nop way measures that cost: (its time -
  * inline-mulx64's) / PAD_NOPS, which onekey.sh prints.  An instruction that
  * also writes a register costs more (it holds a physical register as
- * well), so the nop's cost is the least one.  In L2 the misses are short
- * and the nops nearly free.
+ * well), so the nop's cost is the least one.  Where the blocks come from L2
+ * or L3 the misses are short and the nops nearly free; and a key of several
+ * lines (the standard layout's k) meets the misses the core can hold before
+ * its window fills (docs/PERFORMANCE.md, session 41).
  *
  * Prints one line a way, "way insert absent present" in ns a key.  The
  * ways must agree (every present key found; the ways of one hash the same
