@@ -23,18 +23,23 @@
 /* The split block's salt as eight 32-bit lanes. */
 SPLIT_YMM __m256i split_salt(void) { return _mm256_loadu_si256((const __m256i *)(const void *)SPLITBLOCK_SALT); }
 
-/* 1 in every lane, for a loop to keep in a register: made past an empty
- * asm, a value gcc cannot rematerialise (it rebuilt _mm256_set1_epi32(1)
- * from a general register every group, two instructions). */
+/* 1 in every lane, broadcast from memory by an asm: one instruction, and a
+ * value gcc can neither rebuild nor fold.  From _mm256_set1_epi32(1) gcc
+ * made three (a move, a vmovd, a vpbroadcastd), folded a load of a
+ * constant it could see back into them, and in a loop rebuilt it every
+ * group; a loop keeps this one in a register, and a one-key call, whose
+ * every instruction costs it time beyond L2 (scripts/onekey.c: the core
+ * overlaps the misses of as many keys as its window holds), spends one. */
 SPLIT_YMM __m256i split_one(void)
 {
-    __m256i one = _mm256_set1_epi32(1);
-    __asm__("" : "+x"(one));
+    static const uint32_t one32 = 1;
+    __m256i one;
+    __asm__("vpbroadcastd %1, %0" : "=x"(one) : "m"(one32));
     return one;
 }
 
 /* The key's eight bits: a broadcast, a product, two shifts; one is 1 in
- * every lane (split_one, in a loop). */
+ * every lane (split_one). */
 SPLIT_YMM __m256i splitblock_mask_of(uint64_t h, __m256i salt, __m256i one)
 {
     const __m256i h32 = _mm256_set1_epi32((int)(uint32_t)h);
@@ -58,26 +63,11 @@ SPLIT_YMM unsigned split_key_work(__m256i salt, __m256i one, uint64_t h, void *b
  * four words (blocks < 2^32: one 32 x 32-bit product). */
 SPLIT_YMM uint64_t splitblock_word(uint64_t h, uint64_t blocks) { return (((h >> 32) * blocks) >> 32) << 2; }
 
-/* 1 in every lane, broadcast from memory by one instruction, for code
- * outside a loop: there gcc made _mm256_set1_epi32(1) by three (a move, a
- * vmovd, a vpbroadcastd), and folded a load of a constant it could see
- * back into them; an asm it cannot.  A one-key call's every instruction
- * costs it time beyond L2 (scripts/onekey.c: the core overlaps the misses
- * of as many keys as its window holds). */
-SPLIT_YMM __m256i split_one_loaded(void)
-{
-    static const uint32_t one32 = 1;
-    __m256i one;
-    __asm__("vpbroadcastd %1, %0" : "=x"(one) : "m"(one32));
-    return one;
-}
-
 /* One key by its hash h, its block's mask set or tested at once.  Returns
  * 1 when all eight bits are set (insert: 0). */
 SPLIT_YMM unsigned split_hashed_key(uint64_t *words, uint64_t blocks, __m256i salt, uint64_t h, int insert)
 {
-    const __m256i one = split_one_loaded();
-    return split_key_work(salt, one, h, &words[splitblock_word(h, blocks)], insert);
+    return split_key_work(salt, split_one(), h, &words[splitblock_word(h, blocks)], insert);
 }
 
 /* One 8-byte key worked at once, unstaged (a call of fewer than four keys,
