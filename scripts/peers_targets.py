@@ -15,7 +15,10 @@ For each layout and bits per key, n and operation:
   target (portable) = the best of the same peers built for the x86-64
       baseline (no vector extensions): the portable loops must be no slower.
 A ratio measured / target at or below 1 meets it.  Columns are read by
-name; a figure the CSV lacks is a dash.
+name; a figure the CSV lacks is a dash.  First, the issue's done-when: the
+split block at each vector level against Boost's fast_multiblock32 bulk
+path alone (DONE_WHEN), with the figures met by system and level; then
+every layout against all its peers, whose count leaves the done-when's out.
 
 The ratio is of minima over the rounds.  With ROUNDS_CSV each figure also
 says in how many rounds it met the target that round's own peers and floor
@@ -37,6 +40,10 @@ PEERS = {
                               ("fastfilter", "splitblock-default")],
 }
 OPS = ("insert", "absent", "present")
+# Issue 23's done-when holds the split block at the vector levels to one peer
+# alone: Boost's fast_multiblock32<8> bulk path, at the bits per key both run.
+DONE_WHEN = {("splitblock", "10.00"): [("boost", "fast_multiblock32_8-bulk")],
+             ("splitblock", "10.67"): [("boost", "fast_multiblock32_8@10.67-bulk")]}
 # The peers' per-key calls (no bulk or addAll variant): what the library's
 # one-key path (system bloomlab-one-key) is held to.
 PER_KEY = {("fastfilter", "standard"), ("fastfilter", "standard-branchless"), ("boost", "classic"),
@@ -91,10 +98,11 @@ def rounds_met(by_round, peers, system, isa, layout, bpk, n, op):
     return (met, paired) if paired else None
 
 
-def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally):
+def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally, per_system=None):
     """One layout's table: each n and operation, its target, and bloomlab's
     systems against it.  Returns (met, total); tally counts the figures met
-    in every round, in some, in none."""
+    in every round, in some, in none; per_system, where given, (met, total)
+    by system."""
     met = total = 0
     ns_list = sorted({k[4] for k in ns if k[2] == layout and k[3] == bpk and (k[0], k[1]) in bloomlab})
     if not ns_list:
@@ -122,6 +130,9 @@ def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally):
                 ratio = v[0] / goal
                 total += 1
                 met += ratio <= 1
+                if per_system is not None:
+                    was = per_system.get((system, isa), (0, 0))
+                    per_system[(system, isa)] = (was[0] + (ratio <= 1), was[1] + 1)
                 cell = ("%.2f (%.0f%%), **%.2f**" % (v[0], 100 * v[1], ratio) if ratio <= 1 else
                         "%.2f (%.0f%%), %.2f" % (v[0], 100 * v[1], ratio))
                 k = rounds_met(by_round, peers, system, isa, layout, bpk, n, op)
@@ -132,6 +143,23 @@ def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally):
             print("| " + " | ".join(cells) + " |")
     print()
     return met, total
+
+
+def done_when(ns, by_round, vector_systems):
+    """Issue 23's done-when first: the split block at each vector level
+    against Boost's bulk path alone (DONE_WHEN), and the figures met per
+    level; not counted in the tally against every peer below."""
+    print("## The done-when: the split block against Boost's fast_multiblock32 bulk path alone\n")
+    print("Issue 23 is done when the split block with AVX2 is at or under max(Boost's fast_multiblock32<8> bulk "
+          "path / 1.5, floor / 0.9) at n = 1e6, 1e7 and 1e8 (the least over the rounds); the other vector levels "
+          "are shown beside it.\n")
+    per_system = {}
+    for (layout, bpk), peers in DONE_WHEN.items():
+        table(ns, by_round, layout, bpk, peers, vector_systems, ": against Boost's bulk path alone (the done-when)",
+              {"every": 0, "some": 0, "none": 0}, per_system)
+    print("The done-when's figures met (least over the rounds), by system and vector level: %s.\n" %
+          ("; ".join("%s %s %d of %d" % (system, isa, m, t) for (system, isa), (m, t) in per_system.items()) or
+           "none measured"))
 
 
 def load_rounds(path):
@@ -165,6 +193,7 @@ def main():
           "peer built for x86-64 (no vector extensions).  measured / target <= 1 meets it; (spread) is max / min - 1 "
           "over the rounds.  The batch path is held to every peer (bulk calls included), the library's one-key "
           "calls (bloomlab-one-key: bloomlab_add, bloomlab_contains) to the peers' per-key calls.\n")
+    done_when(ns, by_round, [s for s in batch if s[1] != "portable"])
     met = total = 0
     for (layout, bpk), peers in PEERS.items():
         for group, per_key, title in ((batch, peers, ""), (one_key, [p for p in peers if p in PER_KEY],
