@@ -254,7 +254,12 @@ build/adapters/leveldb.so: adapters/leveldb.cc include/bloomlab/filter.h build/f
 	@mkdir -p build/adapters
 	$(ADAPTER_CXX) -std=c++17 -Wall -Wextra -Werror $(ADAPTER_REPRODUCIBLE) -Iinclude $(CPPFLAGS) $(LDFLAGS) -shared -fPIC -o $@ $< -lleveldb
 
-TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES) adapters
+# The measurement tools that docs/PERFORMANCE.md's figures come from (make
+# loopcount, make onekey) are built with the tests, under their -Werror, so
+# that they keep compiling; onekey, an AVX2 program, on x86 alone.
+PERF_TOOLS  := build/loopcount $(if $(ISA_FLAGS_avx2),build/onekey)
+TEST_INPUTS := bin/bloomlab bin/tests build/theory_ref.csv build/plugin_example.so build/plugin_filter.so $(LIBBL_FILES) adapters \
+               $(PERF_TOOLS)
 
 # The batch, layout, CLI-run, shard, library and portable split block suites
 # again with the vector loops off, so that the portable loops are tested on
