@@ -484,13 +484,9 @@ static __attribute__((noinline)) int contains_as_batch(const bloomlab_filter *f,
     return (int)f->ops.query(&f->f, &f->ctx, &one, &answer);
 }
 
-/* The library filter whose filter is f (its first member). */
-static bloomlab_filter *library_of(filter *f)
-{
-    return (bloomlab_filter *)(void *)((char *)f - offsetof(bloomlab_filter, f));
-}
-
-static const bloomlab_filter *library_of_const(const filter *f)
+/* The library filter whose filter is f (its first member); const as f
+ * is, so an insert's caller casts the const away from a filter it owns. */
+static const bloomlab_filter *library_of(const filter *f)
 {
     return (const bloomlab_filter *)(const void *)((const char *)f - offsetof(bloomlab_filter, f));
 }
@@ -501,13 +497,13 @@ static const bloomlab_filter *library_of_const(const filter *f)
 static int add8_as_batch(filter *f, const unsigned char *key, uint64_t keyed)
 {
     (void)keyed;
-    return add_as_batch(library_of(f), key, 8);
+    return add_as_batch((bloomlab_filter *)library_of(f), key, 8);
 }
 
 static int contains8_as_batch(const filter *f, const unsigned char *key, uint64_t keyed)
 {
     (void)keyed;
-    return contains_as_batch(library_of_const(f), key, 8);
+    return contains_as_batch(library_of(f), key, 8);
 }
 
 /* filter_key8_for's calls, with add8_as_batch and contains8_as_batch where
