@@ -15,9 +15,10 @@
  *                   filter's one-key function (avx2.c's at the avx2 and
  *                   avx512 levels; BLOOMLAB_ISA=portable gives the
  *                   portable one here, the other ways staying AVX2's)
- *   call-xxh3_64    the same work, split_ymm.h's split_lone_key, behind one
- *                   call a key through a pointer (as the library's jump to
- *                   the filter's function): no checks
+ *   call-xxh3_64    the function the library jumps to at the avx2 level
+ *                   (avx2.c's avx2_splitblock_key8), called a key through
+ *                   the table's pointer, as the library's jump goes: no
+ *                   checks
  *   call-mulx64     the same with mulx64, Boost.Bloom's mix of an integer
  *   inline-xxh3_64  split_lone_key inlined in the caller's loop, as a header
  *                   library's call is
@@ -61,6 +62,7 @@
 #include "base/clock.h"
 #include "base/pcg.h"
 #include "bloomlab/bloomlab.h"
+#include "filter/avx2.h" /* avx2_splitblock_key8 */
 #include "filter/split_ymm.h"
 
 enum { QUERIES = 1000000, WAYS = 6 };
@@ -93,31 +95,37 @@ static uint64_t library_asks(subject *s, const uint64_t *keys, size_t n)
     return yes;
 }
 
-/* The call ways: one call a key through a pointer, as bloomlab_add's own
- * jump to the filter's function goes (the empty asm hides which function:
- * inlined into a stamp, the call would be made direct), to a function with
- * its hash and operation built in, as the library's one-key functions are. */
-typedef unsigned onekey_fn(filter *f, uint64_t keyed, const unsigned char *key);
-
-static inline uint64_t run_calls(onekey_fn *fn, subject *s, const uint64_t *keys, size_t n)
+/* The call ways: the library's own one-key functions at the avx2 level,
+ * one call a key through avx2_splitblock_key8's pointers (a table of
+ * another file, so the call stays indirect, as bloomlab_add's jump is). */
+static inline uint64_t call_adds(keys8_hash hash, subject *s, const uint64_t *keys, size_t n)
 {
-    __asm__("" : "+r"(fn));
+    const filter_key8_calls *calls = &avx2_splitblock_key8[hash];
+    for (size_t i = 0; i < n; i++)
+        calls->insert(&s->f, (const unsigned char *)&keys[i], s->keyed);
+    return 0;
+}
+
+static inline uint64_t call_asks(keys8_hash hash, subject *s, const uint64_t *keys, size_t n)
+{
+    const filter_key8_calls *calls = &avx2_splitblock_key8[hash];
     uint64_t yes = 0;
     for (size_t i = 0; i < n; i++)
-        yes += fn(&s->f, s->keyed, (const unsigned char *)&keys[i]);
+        yes += (uint64_t)calls->query(&s->f, (const unsigned char *)&keys[i], s->keyed);
     return yes;
 }
 
-#define ONEKEY_CALL(NAME, HASH, INSERT)                                                                      \
-    static __attribute__((noinline)) unsigned NAME##_key(filter *f, uint64_t keyed, const unsigned char *key) \
+#define ONEKEY_CALLS(NAME, HASH)                                                                             \
+    static uint64_t call_insert_##NAME(subject *s, const uint64_t *keys, size_t n)                           \
     {                                                                                                        \
-        return split_lone_key(HASH, f->words, f->blocks, keyed, split_salt(), key, INSERT);                  \
+        return call_adds(HASH, s, keys, n);                                                                  \
     }                                                                                                        \
-    static uint64_t NAME(subject *s, const uint64_t *keys, size_t n) { return run_calls(NAME##_key, s, keys, n); }
-ONEKEY_CALL(call_insert_xxh3, KEYS8_XXH3_64, 1)
-ONEKEY_CALL(call_query_xxh3, KEYS8_XXH3_64, 0)
-ONEKEY_CALL(call_insert_mulx, KEYS8_MULX64, 1)
-ONEKEY_CALL(call_query_mulx, KEYS8_MULX64, 0)
+    static uint64_t call_query_##NAME(subject *s, const uint64_t *keys, size_t n)                            \
+    {                                                                                                        \
+        return call_asks(HASH, s, keys, n);                                                                  \
+    }
+ONEKEY_CALLS(xxh3, KEYS8_XXH3_64)
+ONEKEY_CALLS(mulx, KEYS8_MULX64)
 
 /* The inline ways: the key's work in the loop, stamped per hash and
  * operation, PAD a statement before each key's work (NO_PAD: none). */
