@@ -98,11 +98,11 @@ def rounds_met(by_round, peers, system, isa, layout, bpk, n, op):
     return (met, paired) if paired else None
 
 
-def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally, per_system=None):
+def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally=None, per_system=None):
     """One layout's table: each n and operation, its target, and bloomlab's
-    systems against it.  Returns (met, total); tally counts the figures met
-    in every round, in some, in none; per_system, where given, (met, total)
-    by system."""
+    systems against it.  Returns (met, total); tally, where given, counts
+    the figures met in every round, in some, in none; per_system, where
+    given, (met, total) by system."""
     met = total = 0
     ns_list = sorted({k[4] for k in ns if k[2] == layout and k[3] == bpk and (k[0], k[1]) in bloomlab})
     if not ns_list:
@@ -138,7 +138,8 @@ def table(ns, by_round, layout, bpk, peers, bloomlab, title, tally, per_system=N
                 k = rounds_met(by_round, peers, system, isa, layout, bpk, n, op)
                 if k is not None:
                     cell += " [%d/%d]" % k
-                    tally["every" if k[0] == k[1] else "none" if k[0] == 0 else "some"] += 1
+                    if tally is not None:
+                        tally["every" if k[0] == k[1] else "none" if k[0] == 0 else "some"] += 1
                 cells.append(cell)
             print("| " + " | ".join(cells) + " |")
     print()
@@ -156,7 +157,7 @@ def done_when(ns, by_round, vector_systems):
     per_system = {}
     for (layout, bpk), peers in DONE_WHEN.items():
         table(ns, by_round, layout, bpk, peers, vector_systems, ": against Boost's bulk path alone (the done-when)",
-              {"every": 0, "some": 0, "none": 0}, per_system)
+              per_system=per_system)
     print("The done-when's figures met (least over the rounds), by system and vector level: %s.\n" %
           ("; ".join("%s %s %d of %d" % (system, isa, m, t) for (system, isa), (m, t) in per_system.items()) or
            "none measured"))
